@@ -1,0 +1,101 @@
+/**
+ * An app over a private database with a settable clock and configuration: what the conformance
+ * runner and the HTTP tests drive through Fastify's inject.
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.js';
+import { SettableClock } from '../clock.js';
+import { defaultConfig, mergeConfig, type Config } from '../config.js';
+import type { Db } from '../db/db.js';
+import { migrate } from '../db/migrate.js';
+import { openPglite } from '../db/pglite.js';
+import { openPostgres } from '../db/postgres.js';
+import { createScratchDatabase, DEFAULT_ADMIN_URL } from '../db/scratch.js';
+import { FixtureLoader, type Setup } from '../fixtures/loader.js';
+import { resetDatabase } from '../fixtures/reset.js';
+import { createLogger } from '../logger.js';
+
+export type Backend = 'pglite' | 'postgres';
+
+/** The settings the reference's own spec tests run with (differences from its defaults). */
+export const REFERENCE_TEST_CONFIG = {
+  query: { maxRepeatedQueryParameters: 8 },
+  response: { enableDelegationAddress: true },
+};
+
+export interface HarnessOptions {
+  backend: Backend;
+  /** PostgreSQL server to create the private database on (postgres backend) */
+  adminUrl?: string;
+  /** settings applied on top of the defaults before every case */
+  baseConfig?: Record<string, unknown>;
+  logLevel?: string;
+}
+
+export class Harness {
+  private constructor(
+    readonly app: FastifyInstance,
+    readonly db: Db,
+    readonly config: Config,
+    readonly clock: SettableClock,
+    private readonly base: Config,
+    private readonly cleanup: () => Promise<void>,
+  ) {}
+
+  static async open(options: HarnessOptions): Promise<Harness> {
+    const base = defaultConfig();
+    mergeConfig(base as never, options.baseConfig ?? {});
+    let db: Db;
+    let dropDatabase: () => Promise<void> = async () => {};
+    if (options.backend === 'postgres') {
+      const scratch = await createScratchDatabase(options.adminUrl ?? process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL);
+      db = await openPostgres({ url: scratch.url, poolSize: 4, statementTimeoutMs: 20_000, connectionTimeoutMs: 5_000 });
+      dropDatabase = scratch.drop;
+    } else {
+      db = await openPglite('');
+    }
+    await migrate(db);
+    const config = structuredClone(base);
+    const clock = new SettableClock();
+    const app = await buildApp({ config, db, clock, logger: createLogger(options.logLevel ?? 'silent') });
+    await app.ready();
+    return new Harness(app, db, config, clock, base, async () => {
+      await app.close();
+      await db.close();
+      await dropDatabase();
+    });
+  }
+
+  /** Empties the tables, restores the base settings, applies `overrides` in order and loads `setup`. */
+  async prepare(setup: Setup, ...overrides: unknown[]): Promise<void> {
+    await resetDatabase(this.db);
+    this.resetConfig();
+    mergeConfig(this.config as never, setup.config ?? {}, true);
+    for (const o of overrides) mergeConfig(this.config as never, o, true);
+    const { config: _config, features, ...data } = setup;
+    await new FixtureLoader(this.db, this.config).load(data);
+    this.clock.set(fakeTimeNs((features as { fakeTime?: unknown } | undefined)?.fakeTime));
+  }
+
+  /** Restores the base settings in place (the app holds this very object). */
+  resetConfig(): void {
+    const fresh = structuredClone(this.base) as unknown as Record<string, unknown>;
+    const target = this.config as unknown as Record<string, unknown>;
+    for (const key of Object.keys(target)) target[key] = fresh[key];
+  }
+
+  async close(): Promise<void> {
+    await this.cleanup();
+  }
+}
+
+/**
+ * The "now" of a spec with `features.fakeTime` (ISO date or epoch seconds). The reference's fake
+ * clock ticks 20 ms before the request reads it, and the specs' expectations include that tick.
+ */
+export function fakeTimeNs(fakeTime: unknown): bigint | null {
+  if (fakeTime === undefined || fakeTime === null) return null;
+  const ms = typeof fakeTime === 'number' || typeof fakeTime === 'bigint' ? Number(fakeTime) * 1000 : Date.parse(String(fakeTime));
+  if (Number.isNaN(ms)) throw new Error(`invalid fakeTime ${String(fakeTime)}`);
+  return (BigInt(ms) + 20n) * 1_000_000n;
+}

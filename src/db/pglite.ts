@@ -1,0 +1,41 @@
+import { PGlite } from '@electric-sql/pglite';
+import { mkdirSync } from 'node:fs';
+import type { Db, Queryable, Row } from './db.js';
+import { OID, parseInt8, parseInt8Array, parseJsonExact } from './typeParsers.js';
+
+const parsers = {
+  [OID.INT8]: parseInt8,
+  [OID.INT8_ARRAY]: parseInt8Array,
+  [OID.JSON]: parseJsonExact,
+  [OID.JSONB]: parseJsonExact,
+};
+
+function queryable(pg: Pick<PGlite, 'query'>): Queryable {
+  return {
+    async query<R = Row>(text: string, params: readonly unknown[] = []): Promise<R[]> {
+      const result = await pg.query<R>(text, params as unknown[]);
+      return result.rows;
+    },
+  };
+}
+
+/** The embedded database: PostgreSQL compiled to WASM, one connection, data in `dataDir` (memory when empty). */
+export async function openPglite(dataDir: string): Promise<Db> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pg = await PGlite.create(dataDir || undefined, { parsers });
+  const q = queryable(pg);
+  return {
+    backend: 'pglite',
+    query: q.query,
+    async exec(sql) {
+      await pg.exec(sql);
+    },
+    transaction: (fn) => pg.transaction((tx) => fn(queryable(tx))),
+    async ping() {
+      await pg.query('select 1');
+    },
+    async close() {
+      if (!pg.closed) await pg.close();
+    },
+  };
+}

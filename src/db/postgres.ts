@@ -1,0 +1,70 @@
+import pg from 'pg';
+import type { Db, Queryable, Row } from './db.js';
+import { OID, parseInt8, parseInt8Array, parseJsonExact } from './typeParsers.js';
+
+const ownParsers: Record<number, (text: string) => unknown> = {
+  [OID.INT8]: parseInt8,
+  [OID.INT8_ARRAY]: parseInt8Array,
+  [OID.JSON]: parseJsonExact,
+  [OID.JSONB]: parseJsonExact,
+};
+
+const types = {
+  getTypeParser(oid: number, format?: string) {
+    return ownParsers[oid] ?? pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+export interface PostgresOptions {
+  url: string;
+  poolSize: number;
+  statementTimeoutMs: number;
+  connectionTimeoutMs: number;
+  onError?: (err: Error) => void;
+}
+
+export async function openPostgres(options: PostgresOptions): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize,
+    statement_timeout: options.statementTimeoutMs || undefined,
+    connectionTimeoutMillis: options.connectionTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    application_name: 'ledger-query-service',
+    types,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', (err) => options.onError?.(err));
+
+  const run = async <R>(client: pg.Pool | pg.PoolClient, text: string, params: readonly unknown[] = []) =>
+    (await client.query({ text, values: params as unknown[] })).rows as R[];
+
+  return {
+    backend: 'postgres',
+    query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(pool, text, params),
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const tx: Queryable = { query: (text, params) => run(client, text, params) };
+        const result = await fn(tx);
+        await client.query('commit');
+        return result;
+      } catch (err) {
+        await client.query('rollback').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await pool.query('select 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/** Transaction type ids (transaction.type) and their API names. */
+const NAMES: Record<number, string> = {
+  7: "CONTRACTCALL",
+  8: "CONTRACTCREATEINSTANCE",
+  9: "CONTRACTUPDATEINSTANCE",
+  10: "CRYPTOADDLIVEHASH",
+  11: "CRYPTOCREATEACCOUNT",
+  12: "CRYPTODELETE",
+  13: "CRYPTODELETELIVEHASH",
+  14: "CRYPTOTRANSFER",
+  15: "CRYPTOUPDATEACCOUNT",
+  16: "FILEAPPEND",
+  17: "FILECREATE",
+  18: "FILEDELETE",
+  19: "FILEUPDATE",
+  20: "SYSTEMDELETE",
+  21: "SYSTEMUNDELETE",
+  22: "CONTRACTDELETEINSTANCE",
+  23: "FREEZE",
+  24: "CONSENSUSCREATETOPIC",
+  25: "CONSENSUSUPDATETOPIC",
+  26: "CONSENSUSDELETETOPIC",
+  27: "CONSENSUSSUBMITMESSAGE",
+  28: "UNCHECKEDSUBMIT",
+  29: "TOKENCREATION",
+  31: "TOKENFREEZE",
+  32: "TOKENUNFREEZE",
+  33: "TOKENGRANTKYC",
+  34: "TOKENREVOKEKYC",
+  35: "TOKENDELETION",
+  36: "TOKENUPDATE",
+  37: "TOKENMINT",
+  38: "TOKENBURN",
+  39: "TOKENWIPE",
+  40: "TOKENASSOCIATE",
+  41: "TOKENDISSOCIATE",
+  42: "SCHEDULECREATE",
+  43: "SCHEDULEDELETE",
+  44: "SCHEDULESIGN",
+  45: "TOKENFEESCHEDULEUPDATE",
+  46: "TOKENPAUSE",
+  47: "TOKENUNPAUSE",
+  48: "CRYPTOAPPROVEALLOWANCE",
+  49: "CRYPTODELETEALLOWANCE",
+  50: "ETHEREUMTRANSACTION",
+  51: "NODESTAKEUPDATE",
+  52: "UTILPRNG",
+  53: "TOKENUPDATENFTS",
+  54: "NODECREATE",
+  55: "NODEUPDATE",
+  56: "NODEDELETE",
+  57: "TOKENREJECT",
+  58: "TOKENAIRDROP",
+  59: "TOKENCANCELAIRDROP",
+  60: "TOKENCLAIMAIRDROP",
+  65: "STATESIGNATURETRANSACTION",
+  66: "HINTSPREPROCESSINGVOTE",
+  67: "HINTSKEYPUBLICATION",
+  68: "HINTSPARTIALSIGNATURE",
+  69: "HISTORYPROOFSIGNATURE",
+  70: "HISTORYPROOFKEYPUBLICATION",
+  71: "HISTORYPROOFVOTE",
+  72: "CRSPUBLICATION",
+  74: "ATOMICBATCH",
+  75: "HOOKSTORE",
+  76: "HOOKDISPATCH",
+  77: "LEDGERIDPUBLICATION",
+  78: "REGISTEREDNODECREATE",
+  79: "REGISTEREDNODEUPDATE",
+  80: "REGISTEREDNODEDELETE",
+  81: "MIGRATIONROOTHASHVOTE",
+};
+
+const IDS = new Map(Object.entries(NAMES).map(([id, name]) => [name, Number(id)]));
+
+export function transactionTypeName(type: number): string {
+  return NAMES[type] ?? "UNKNOWN";
+}
+
+/** The type id of a name (any case), or undefined when the name is not a known type. */
+export function transactionTypeId(name: string): number | undefined {
+  return IDS.get(name.toUpperCase());
+}
+
+/**
+ * Names the API description lists for `transactiontype` that map to no type id: `UNKNOWN` selects
+ * transactions of unrecognised types, `NODE` selects none.
+ */
+export const EXTRA_TRANSACTION_TYPE_NAMES: ReadonlySet<string> = new Set(['NODE', 'UNKNOWN']);
+
+export const KNOWN_TRANSACTION_TYPE_IDS: readonly number[] = [...IDS.values()];
+
+export const TRANSACTION_TYPE_NAMES: readonly string[] = [...IDS.keys(), ...EXTRA_TRANSACTION_TYPE_NAMES].sort();
+
+export const TransactionType = {
+  CONTRACTCALL: 7,
+  CONTRACTCREATEINSTANCE: 8,
+  CRYPTOCREATEACCOUNT: 11,
+  CRYPTOTRANSFER: 14,
+  CRYPTOUPDATEACCOUNT: 15,
+  FILEAPPEND: 16,
+  FILECREATE: 17,
+  FILEUPDATE: 19,
+  ETHEREUMTRANSACTION: 50,
+} as const;

@@ -1,0 +1,37 @@
+/** API errors and the reference's error envelope `{"_status":{"messages":[{"message":…}]}}`. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly messages: string[],
+  ) {
+    super(messages.join('; '));
+    this.name = 'ApiError';
+  }
+}
+
+export const invalidParameterMessage = (name: string) => `Invalid parameter: ${name}`;
+export const unknownParameterMessage = (name: string) => `Unknown query parameter: ${name}`;
+
+export function badRequest(...messages: string[]): ApiError {
+  return new ApiError(400, messages);
+}
+
+export function invalidParameter(...names: string[]): ApiError {
+  return badRequest(...names.map(invalidParameterMessage));
+}
+
+export function notFound(message = 'Not found'): ApiError {
+  return new ApiError(404, [message]);
+}
+
+export function serviceUnavailable(): ApiError {
+  return new ApiError(503, ['Service unavailable']);
+}
+
+export interface ErrorBody {
+  _status: { messages: { message: string }[] };
+}
+
+export function errorBody(messages: readonly string[]): ErrorBody {
+  return { _status: { messages: messages.map((message) => ({ message })) } };
+}

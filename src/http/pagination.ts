@@ -1,0 +1,83 @@
+/**
+ * `links.next` as the reference builds it: the caller's parsed query (lower-cased keys, decoded
+ * values, nothing re-encoded) with each anchor field's continuation bound replaced or appended.
+ */
+import type { Order } from './params.js';
+import type { QueryValue, RequestQuery } from './query.js';
+import { splitFilter } from './filters.js';
+
+export interface LinkAnchor {
+  /** query key the continuation bound is written to */
+  field: string;
+  /** the last item's value, as it is written in the link */
+  value: string;
+  /** `gte`/`lte` instead of `gt`/`lt` */
+  inclusive?: boolean;
+  /** the field whose range decides whether a next page can exist (default: the first anchor) */
+  primary?: boolean;
+  /** converts a bound's value text to an integer for the empty-range check; null to ignore it */
+  toBound?: (value: string) => bigint | null;
+}
+
+const RANGE_OPERATOR = /[gl]te?:/;
+const SAME_DIRECTION: Record<Order, RegExp> = { asc: /gte?:/, desc: /lte?:/ };
+
+function replaceBound(query: Map<string, QueryValue>, field: string, order: Order, term: string): void {
+  const original = query.get(field);
+  const pattern = SAME_DIRECTION[order];
+  if (Array.isArray(original)) query.set(field, original.filter((v) => !pattern.test(v)));
+  else if (original !== undefined && pattern.test(original)) query.delete(field);
+
+  const current = query.get(field);
+  if (current === undefined) {
+    query.set(field, term);
+  } else if (original !== undefined && RANGE_OPERATOR.test(Array.isArray(original) ? original.join(',') : original)) {
+    query.set(field, [...(Array.isArray(current) ? current : [current]), term]);
+  }
+}
+
+/** Whether the bounds of `values` leave no value (upper < lower after making them inclusive). */
+function isEmptyRange(values: QueryValue | undefined, toBound: LinkAnchor['toBound']): boolean {
+  if (values === undefined || !toBound) return false;
+  let lower: bigint | null = null;
+  let upper: bigint | null = null;
+  for (const text of Array.isArray(values) ? values : [values]) {
+    if (!RANGE_OPERATOR.test(text)) continue;
+    const { operator, value } = splitFilter(text);
+    const parsed = toBound(value);
+    if (parsed === null) continue;
+    if (operator === 'gt' || operator === 'gte') {
+      const v = operator === 'gt' ? parsed + 1n : parsed;
+      lower = lower === null || v > lower ? v : lower;
+    } else if (operator === 'lt' || operator === 'lte') {
+      const v = operator === 'lt' ? parsed - 1n : parsed;
+      upper = upper === null || v < upper ? v : upper;
+    }
+  }
+  return lower !== null && upper !== null && upper < lower;
+}
+
+function serialize(query: Map<string, QueryValue>): string {
+  const parts: string[] = [];
+  for (const [key, value] of query) {
+    for (const v of Array.isArray(value) ? value : [value]) parts.push(`${key}=${v}`);
+  }
+  return parts.length === 0 ? '' : '?' + parts.join('&');
+}
+
+/** The next-page URL for `path`, or null when the continuation range is empty. */
+export function nextLink(path: string, query: RequestQuery, order: Order, anchors: readonly LinkAnchor[]): string | null {
+  const next = query.clone();
+  const operator = order === 'asc' ? 'gt' : 'lt';
+  for (const anchor of anchors) {
+    replaceBound(next, anchor.field, order, `${operator}${anchor.inclusive ? 'e' : ''}:${anchor.value}`);
+  }
+  const primary = anchors.find((a) => a.primary) ?? anchors[0];
+  if (primary && isEmptyRange(next.get(primary.field), primary.toBound)) return null;
+  return path.replace(/\/$/, '') + serialize(next);
+}
+
+/** The RFC 5988 header value that carries the same link. */
+export function linkHeader(next: string): string {
+  return `<${next}>; rel="next"`;
+}

@@ -1,0 +1,65 @@
+/** SQL of the blocks endpoints; `record_file` rows, index-backed on consensus_end (PK), index and hash. */
+import type { Queryable } from '../../db/db.js';
+import type { Order } from '../../http/params.js';
+
+export interface RecordFileRow {
+  consensus_start: bigint;
+  consensus_end: bigint;
+  count: bigint;
+  gas_used: bigint | null;
+  hapi_version_major: number | null;
+  hapi_version_minor: number | null;
+  hapi_version_patch: number | null;
+  hash: string;
+  index: bigint;
+  logs_bloom: Uint8Array | null;
+  name: string;
+  prev_hash: string;
+  size: number | null;
+}
+
+const COLUMNS = `consensus_start, consensus_end, count, gas_used, hapi_version_major, hapi_version_minor,
+  hapi_version_patch, hash, index, logs_bloom, name, prev_hash, coalesce(size, length(bytes)) as size`;
+
+export type BlockColumn = 'index' | 'consensus_end';
+export type SqlOperator = '=' | '!=' | '<' | '<=' | '>' | '>=';
+
+export interface BlockCondition {
+  column: BlockColumn;
+  operator: SqlOperator;
+  value: bigint;
+}
+
+export async function findBlocks(
+  db: Queryable,
+  conditions: readonly BlockCondition[],
+  orderBy: BlockColumn,
+  order: Order,
+  limit: number,
+): Promise<RecordFileRow[]> {
+  const params: unknown[] = [];
+  const where = conditions.map((c) => {
+    params.push(c.value);
+    return `${c.column} ${c.operator} $${params.length}`;
+  });
+  params.push(limit);
+  const sql = `select ${COLUMNS} from record_file
+    ${where.length ? 'where ' + where.join(' and ') : ''}
+    order by ${orderBy} ${order}
+    limit $${params.length}`;
+  return db.query<RecordFileRow>(sql, params);
+}
+
+export async function findBlocksByNumber(db: Queryable, number: bigint): Promise<RecordFileRow[]> {
+  return db.query<RecordFileRow>(`select ${COLUMNS} from record_file where index = $1 limit 2`, [number]);
+}
+
+/** Blocks whose hash starts with `prefix` (lower-case hex); the range keeps it on the hash index. */
+export async function findBlocksByHashPrefix(db: Queryable, prefix: string): Promise<RecordFileRow[]> {
+  return db.query<RecordFileRow>(
+    `select ${COLUMNS} from record_file
+     where hash collate "C" >= $1 and hash collate "C" < $1 || '~' and starts_with(hash, $1)
+     limit 2`,
+    [prefix],
+  );
+}

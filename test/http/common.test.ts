@@ -1,0 +1,66 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { parse as parseYaml } from 'yaml';
+import { errorOf, get, useHarness } from '../support/harness.js';
+
+describe('shared HTTP mechanisms', () => {
+  const harness = useHarness();
+
+  it('answers unknown routes with a JSON 404 in the error envelope', async () => {
+    const res = await get(harness(), '/api/v1/nothing-here');
+    assert.equal(res.status, 404);
+    assert.match(String(res.headers['content-type']), /^application\/json; charset=utf-8/);
+    assert.deepEqual(res.body, errorOf('Not found'));
+  });
+
+  it('rejects nesting deeper than one level and too many repeated values with the reference texts', async () => {
+    await harness().prepare({});
+    let res = await get(harness(), '/api/v1/blocks?a[b][c]=1');
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, errorOf('Input depth exceeded depth option of 1 and strictDepth is true'));
+    res = await get(harness(), '/api/v1/blocks?' + Array.from({ length: 9 }, (_, i) => `timestamp=${i + 1}`).join('&'));
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, errorOf('Array limit exceeded. Only 8 elements allowed in an array.'));
+    res = await get(harness(), '/api/v1/blocks?' + Array.from({ length: 5 }, (_, i) => `timestamp=${i + 1}&TIMESTAMP=${i + 1}`).join('&'));
+    assert.deepEqual(res.body, errorOf('Parameter values count exceeds maximum number allowed: timestamp count: 10 max: 8'));
+  });
+
+  it('lists every invalid and unknown parameter', async () => {
+    const res = await get(harness(), '/api/v1/blocks?limit=0&foo=1&order=sideways&timestamp=ne:1');
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, errorOf('Invalid parameter: limit', 'Invalid parameter: order', 'Unknown query parameter: foo'));
+  });
+
+  it('treats parameter names case-insensitively and a bracketed value as invalid', async () => {
+    assert.equal((await get(harness(), '/api/v1/blocks?LIMIT=1&Order=ASC')).status, 200);
+    const res = await get(harness(), '/api/v1/blocks?limit[x]=1');
+    assert.deepEqual(res.body, errorOf('Invalid parameter: limit'));
+  });
+
+  it('serves its OpenAPI document and a docs page', async () => {
+    const res = await harness().app.inject('/api/v1/docs/openapi.yml');
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /yaml/);
+    const doc = parseYaml(res.body);
+    assert.equal(doc.openapi, '3.0.3');
+    for (const path of [
+      '/api/v1/accounts/{idOrAliasOrEvmAddress}',
+      '/api/v1/accounts/{idOrAliasOrEvmAddress}/nfts',
+      '/api/v1/blocks',
+      '/api/v1/blocks/{hashOrNumber}',
+      '/api/v1/contracts/results/{transactionIdOrHash}',
+      '/api/v1/contracts/{contractIdOrAddress}/results/{timestamp}',
+      '/change-log-level',
+    ]) {
+      assert.ok(doc.paths[path], path);
+    }
+    const page = await harness().app.inject('/api/v1/docs/');
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /swagger-ui/i);
+  });
+
+  it('reports liveness and readiness', async () => {
+    assert.deepEqual((await get(harness(), '/health/liveness')).body, { status: 'UP' });
+    assert.deepEqual((await get(harness(), '/health/readiness')).body, { status: 'UP' });
+  });
+});

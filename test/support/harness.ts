@@ -1,0 +1,39 @@
+/** Test access to the app over a private database; the backend comes from LQS_TEST_BACKEND (pglite by default). */
+import { after, before } from 'node:test';
+import { Harness, REFERENCE_TEST_CONFIG, type Backend } from '../../src/conformance/harness.js';
+import { parseJson } from '../../src/conformance/spec.js';
+
+export const backend: Backend = process.env.LQS_TEST_BACKEND === 'postgres' ? 'postgres' : 'pglite';
+
+/** Opens one harness for the enclosing test file (or suite) and closes it afterwards. */
+export function useHarness(baseConfig: Record<string, unknown> = REFERENCE_TEST_CONFIG): () => Harness {
+  let harness: Harness | undefined;
+  before(async () => {
+    harness = await Harness.open({ backend, baseConfig });
+  });
+  after(async () => {
+    await harness?.close();
+  });
+  return () => {
+    if (!harness) throw new Error('harness not open yet');
+    return harness;
+  };
+}
+
+export interface JsonResponse {
+  status: number;
+  headers: Record<string, unknown>;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  text: string;
+}
+
+/** GET through Fastify's inject; the body is parsed with big integers kept exact. */
+export async function get(harness: Harness, url: string, headers: Record<string, string> = {}): Promise<JsonResponse> {
+  const res = await harness.app.inject({ method: 'GET', url, headers });
+  const isJson = String(res.headers['content-type'] ?? '').includes('json');
+  return { status: res.statusCode, headers: res.headers, body: isJson ? parseJson(res.body) : undefined, text: res.body };
+}
+
+export function errorOf(...messages: string[]) {
+  return { _status: { messages: messages.map((message) => ({ message })) } };
+}
