@@ -32,7 +32,30 @@ export interface HarnessOptions {
   logLevel?: string;
 }
 
+export interface CapturedQuery {
+  text: string;
+  params: readonly unknown[];
+}
+
+/** Wraps a Db so that every query it runs can be recorded (plan tests replay them under EXPLAIN). */
+function tapped(db: Db, sink: () => CapturedQuery[] | null): Db {
+  return {
+    ...db,
+    backend: db.backend,
+    query: (text, params = []) => {
+      sink()?.push({ text, params });
+      return db.query(text, params);
+    },
+    exec: (sql) => db.exec(sql),
+    transaction: (fn) => db.transaction(fn),
+    ping: () => db.ping(),
+    close: () => db.close(),
+  };
+}
+
 export class Harness {
+  private capture: CapturedQuery[] | null = null;
+
   private constructor(
     readonly app: FastifyInstance,
     readonly db: Db,
@@ -57,13 +80,27 @@ export class Harness {
     await migrate(db);
     const config = structuredClone(base);
     const clock = new SettableClock();
-    const app = await buildApp({ config, db, clock, logger: createLogger(options.logLevel ?? 'silent') });
+    let harness: Harness | null = null;
+    const appDb = tapped(db, () => harness?.capture ?? null);
+    const app = await buildApp({ config, db: appDb, clock, logger: createLogger(options.logLevel ?? 'silent') });
     await app.ready();
-    return new Harness(app, db, config, clock, base, async () => {
+    harness = new Harness(app, db, config, clock, base, async () => {
       await app.close();
       await db.close();
       await dropDatabase();
     });
+    return harness;
+  }
+
+  /** Runs `fn` and returns the queries the app sent to the database meanwhile. */
+  async captureQueries(fn: () => Promise<unknown>): Promise<CapturedQuery[]> {
+    this.capture = [];
+    try {
+      await fn();
+      return this.capture;
+    } finally {
+      this.capture = null;
+    }
   }
 
   /** Empties the tables, restores the base settings, applies `overrides` in order and loads `setup`. */
