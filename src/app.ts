@@ -1,10 +1,12 @@
 /** Builds the public API's Fastify app from a context; listening is left to the caller (tests inject). */
 import Fastify, { type FastifyInstance, type FastifyBaseLogger } from 'fastify';
+import cors from '@fastify/cors';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/db.js';
 import { installErrorHandling } from './http/errorHandler.js';
+import { installLimits } from './http/limits.js';
 import { componentsSchema } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
 import { CacheControl } from './http/cache.js';
@@ -29,6 +31,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       maxParamLength: config.server.maxParamLength,
     },
     requestTimeout: config.server.requestTimeoutMs,
+    keepAliveTimeout: config.server.keepAliveTimeoutMs,
+    http: { maxHeaderSize: config.server.maxHeaderBytes },
     bodyLimit: 64 * 1024,
   });
   const ctx: AppContext = {
@@ -41,8 +45,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addSchema(componentsSchema());
   installErrorHandling(app);
+  installLimits(app, config);
+  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] });
 
   app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
     if (reply.statusCode >= 200 && reply.statusCode < 300 && request.url.startsWith('/api/v1/')) {
       reply.header('cache-control', request.routeOptions.config.cacheControl ?? CacheControl.default);
     }

@@ -37,22 +37,37 @@ export interface Config {
     precedingTransactionTypes: number[];
   };
   network: { chainId: string };
-  log: { level: string };
+  log: {
+    /** pino level at start-up (`silly` is taken as `trace`); changed at run time by POST /change-log-level */
+    level: string;
+  };
   server: {
     /** concurrent requests beyond which new ones get 503 */
     maxInFlight: number;
+    /** whole-request deadline against slow clients */
     requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
     maxUrlLength: number;
     maxParamLength: number;
+    maxQueryParameters: number;
+    maxHeaderBytes: number;
   };
+  /** the admin listener (POST /change-log-level), separate from the public one */
   admin: {
     enabled: boolean;
     port: number;
     host: string;
-    /** `user:password` or `user:scrypt$salt$hash` pairs; empty refuses every request */
+    /** `user:password` or `user:scrypt$salt$hash` entries; with usersFile empty too, every request is refused */
     users: string[];
+    /** a file of further entries, one per line (`#` comments and blank lines ignored); read at start-up */
+    usersFile: string;
+    /** failed attempts from one client address within failureWindowMs before it is locked out */
     maxFailures: number;
+    failureWindowMs: number;
+    /** how long a locked-out client is answered 429 */
     lockoutMs: number;
+    /** client addresses whose failures are remembered at most (the oldest are forgotten first) */
+    maxTrackedClients: number;
   };
   /** load the demo ledger into an empty database: `auto` does so for the embedded database only */
   demo: { load: 'auto' | 'true' | 'false' };
@@ -80,8 +95,26 @@ export function defaultConfig(): Config {
     },
     network: { chainId: '0x128' },
     log: { level: 'info' },
-    server: { maxInFlight: 1024, requestTimeoutMs: 30_000, maxUrlLength: 4096, maxParamLength: 512 },
-    admin: { enabled: true, port: 5552, host: '127.0.0.1', users: [], maxFailures: 5, lockoutMs: 60_000 },
+    server: {
+      maxInFlight: 1024,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      maxUrlLength: 4096,
+      maxParamLength: 512,
+      maxQueryParameters: 100,
+      maxHeaderBytes: 16_384,
+    },
+    admin: {
+      enabled: true,
+      port: 5552,
+      host: '127.0.0.1',
+      users: [],
+      usersFile: '',
+      maxFailures: 5,
+      failureWindowMs: 60_000,
+      lockoutMs: 60_000,
+      maxTrackedClients: 10_000,
+    },
     demo: { load: 'auto' },
   };
 }
