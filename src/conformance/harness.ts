@@ -30,6 +30,8 @@ export interface HarnessOptions {
   /** settings applied on top of the defaults before every case */
   baseConfig?: Record<string, unknown>;
   logLevel?: string;
+  /** pool settings (postgres backend) */
+  pool?: { size?: number; statementTimeoutMs?: number; connectionTimeoutMs?: number };
 }
 
 export interface CapturedQuery {
@@ -72,7 +74,12 @@ export class Harness {
     let dropDatabase: () => Promise<void> = async () => {};
     if (options.backend === 'postgres') {
       const scratch = await createScratchDatabase(options.adminUrl ?? process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL);
-      db = await openPostgres({ url: scratch.url, poolSize: 4, statementTimeoutMs: 20_000, connectionTimeoutMs: 5_000 });
+      db = await openPostgres({
+        url: scratch.url,
+        poolSize: options.pool?.size ?? 4,
+        statementTimeoutMs: options.pool?.statementTimeoutMs ?? 20_000,
+        connectionTimeoutMs: options.pool?.connectionTimeoutMs ?? 5_000,
+      });
       dropDatabase = scratch.drop;
     } else {
       db = await openPglite('');
