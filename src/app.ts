@@ -1,10 +1,11 @@
 /** Builds the public API's Fastify app from a context; listening is left to the caller (tests inject). */
-import Fastify, { type FastifyInstance, type FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/db.js';
+import { errorBody } from './http/errors.js';
 import { installErrorHandling } from './http/errorHandler.js';
 import { installLimits } from './http/limits.js';
 import { componentsSchema } from './http/openapi.js';
@@ -28,7 +29,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: {
       querystringParser: (text: string) => parseQueryString(text, config.query.maxRepeatedQueryParameters) as never,
       ignoreTrailingSlash: true,
-      maxParamLength: config.server.maxParamLength,
+      // long path values reach the routes, which reject them with their own 400
+      maxParamLength: config.server.maxUrlLength,
+    },
+    frameworkErrors: (error, _request, reply) => {
+      (reply as FastifyReply).code(error.statusCode ?? 400).send(errorBody([error.message]));
     },
     requestTimeout: config.server.requestTimeoutMs,
     keepAliveTimeout: config.server.keepAliveTimeoutMs,

@@ -48,7 +48,6 @@ export interface Config {
     requestTimeoutMs: number;
     keepAliveTimeoutMs: number;
     maxUrlLength: number;
-    maxParamLength: number;
     maxQueryParameters: number;
     maxHeaderBytes: number;
   };
@@ -100,7 +99,6 @@ export function defaultConfig(): Config {
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 5_000,
       maxUrlLength: 4096,
-      maxParamLength: 512,
       maxQueryParameters: 100,
       maxHeaderBytes: 16_384,
     },
