@@ -1,6 +1,35 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
-/** The process's root logger (pino, Fastify's logger). Every listener logs through it or a child of it. */
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'ledger-query-service' } });
+/** The levels POST /change-log-level accepts; `silly` is pino's `trace`. */
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silly'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export function isLogLevel(value: unknown): value is LogLevel {
+  return typeof value === 'string' && (LOG_LEVELS as readonly string[]).includes(value);
+}
+
+const toPino = (level: string): string => (level === 'silly' ? 'trace' : level);
+
+/**
+ * The process's root logger (pino, Fastify's logger). Every listener logs through it or a child of
+ * it; `destination` defaults to stdout (tests pass a stream to read the lines).
+ */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino({ level: toPino(level), base: { service: 'ledger-query-service' } }, destination);
+}
+
+/**
+ * Sets the level of `root` and with it of every logger derived from it, existing or future.
+ * A pino child created without a level of its own has no own level state: it reads the level and
+ * the log methods through its prototype, the parent, so a change of the root reaches Fastify's app
+ * loggers and the per-request children alike. Never give a child its own level (Fastify's `logLevel`
+ * route or plugin option does): it would stop following.
+ */
+export function setLogLevel(root: Logger, level: LogLevel): void {
+  root.level = toPino(level);
+}
+
+/** The current level of `logger` in the names of the endpoint (`trace` reads `silly`); may also be fatal or silent. */
+export function currentLogLevel(logger: Logger): string {
+  return logger.level === 'trace' ? 'silly' : logger.level;
 }

@@ -13,6 +13,7 @@ commands:
   conformance [DIR…]             run spec folders [--backend pglite|postgres] [--json FILE]
                                  [--filter TEXT] [--quiet] [--report-only [--require FOLDER…]]
   demo load                      load the demo ledger into the configured database
+  admin hash-password [USER]     read a password on stdin, print an admin.users entry with its scrypt hash
 
 configuration: defaults, then LQS_CONFIG_FILE (JSON or YAML), then LQS_* variables,
 DATABASE_URL (PostgreSQL; unset: embedded PGlite in LQS_DB_DATADIR, default ./data) and PORT.`;
@@ -83,6 +84,13 @@ async function main(argv: string[]): Promise<number> {
       await loadDemoLedger(db, config);
       await db.close();
       console.log('demo ledger loaded');
+      return 0;
+    }
+    case 'admin': {
+      const [sub, user, ...extra] = rest;
+      if (sub !== 'hash-password' || extra.length > 0) throw new UsageError('admin hash-password [USER]');
+      const { hashPasswordCommand } = await import('./admin/cli.js');
+      console.log(await hashPasswordCommand(user));
       return 0;
     }
     case 'help':

@@ -1,6 +1,10 @@
 /** `serve`: opens the database, loads the demo ledger into an empty embedded one, and listens. */
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildAdminApp } from './admin/app.js';
 import { buildApp } from './app.js';
-import { systemClock } from './clock.js';
+import { systemClock, type Clock } from './clock.js';
 import { loadConfig, type Config } from './config.js';
 import type { Db } from './db/db.js';
 import { openDatabase } from './db/open.js';
@@ -31,13 +35,19 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
     logger.info('loaded the demo ledger into the empty database');
   }
 
-  const app = await buildApp({ config, db, clock: systemClock, logger });
-  await app.listen({ port: config.port, host: config.host });
+  const listeners = await startListeners({ config, db, clock: systemClock, logger }).catch(async (err: unknown) => {
+    await db.close();
+    throw err;
+  });
 
-  const base = `http://localhost:${config.port}`;
+  const base = listeners.publicUrl;
   const examples = demo || (await demoPresent(db)) ? demoExampleUrls() : [];
+  const admin = listeners.adminUrl
+    ? `  Admin listener: ${listeners.adminUrl} (POST ${listeners.adminUrl}/change-log-level, HTTP Basic auth)`
+    : '  Admin listener: disabled (admin.enabled)';
+  if (!listeners.adminUrl) logger.info('admin listener disabled (admin.enabled is false)');
   process.stdout.write(
-    [`Ledger Query Service listening on ${base} (${db.backend})`, `  API description: ${base}/api/v1/docs`, ...examples.map((u) => `  ${base}${u}`), ''].join('\n'),
+    [`Ledger Query Service listening on ${base} (${db.backend})`, `  API description: ${base}/api/v1/docs`, admin, ...examples.map((u) => `  ${base}${u}`), ''].join('\n'),
   );
 
   let stopping = false;
@@ -45,7 +55,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    await app.close();
+    await listeners.close();
     await db.close();
     process.exit(0);
   };
@@ -56,4 +66,37 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
 async function demoPresent(db: Db): Promise<boolean> {
   const rows = await db.query(`select 1 from entity where memo = 'demo ledger' limit 1`);
   return rows.length > 0;
+}
+
+export interface Listeners {
+  publicUrl: string;
+  /** null when admin.enabled is false */
+  adminUrl: string | null;
+  /** stops both listeners (not the database) */
+  close(): Promise<void>;
+}
+
+/** The URL a listening app answers on (a wildcard address shown as localhost). */
+function listeningUrl(app: FastifyInstance): string {
+  const { address, port, family } = app.server.address() as AddressInfo;
+  const host = address === '0.0.0.0' || address === '::' ? 'localhost' : family === 'IPv6' ? `[${address}]` : address;
+  return `http://${host}:${port}`;
+}
+
+/** Builds the public app and the admin app over one root logger and listens on both ports. */
+export async function startListeners(options: { config: Config; db: Db; clock: Clock; logger: Logger }): Promise<Listeners> {
+  const { config } = options;
+  const admin = config.admin.enabled ? await buildAdminApp({ config, logger: options.logger }) : null;
+  const app = await buildApp(options);
+  const close = async () => {
+    await Promise.all([app.close(), admin?.close()]);
+  };
+  try {
+    await app.listen({ port: config.port, host: config.host });
+    if (admin) await admin.listen({ port: config.admin.port, host: config.admin.host });
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { publicUrl: listeningUrl(app), adminUrl: admin ? listeningUrl(admin) : null, close };
 }
