@@ -1,0 +1,83 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import type { Db } from '../../src/db/db.js';
+import { migrate } from '../../src/db/migrate.js';
+import { openPostgres } from '../../src/db/postgres.js';
+import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from '../../src/db/scratch.js';
+import { FixtureLoader } from '../../src/fixtures/loader.js';
+
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+/** Starts `serve` on ephemeral ports and resolves with its public URL once it listens. */
+async function startServe(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [MAIN, 'serve'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LQS_HOST: '127.0.0.1', LQS_ADMIN_PORT: '0', LQS_LOG_LEVEL: 'warn', LQS_DEMO_LOAD: 'false' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(output);
+      if (m) resolve({ child, url: m[1]! });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+}
+
+describe('graceful shutdown on SIGTERM', () => {
+  let scratch: ScratchDatabase;
+  let owner: Db;
+
+  before(async () => {
+    scratch = await createScratchDatabase(process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL);
+    owner = await openPostgres({ url: scratch.url, poolSize: 2, statementTimeoutMs: 10_000, connectionTimeoutMs: 3000 });
+    await migrate(owner);
+    await new FixtureLoader(owner, { shard: 0n, realm: 0n }).load({ recordFiles: [{ index: 1, hash: 'cd'.repeat(48) }] });
+    await owner.close();
+  });
+
+  after(async () => {
+    await scratch?.drop();
+  });
+
+  it('stops accepting, finishes the request in flight, closes the pool and exits 0', async () => {
+    const { child, url } = await startServe(scratch.url);
+    assert.equal((await fetch(`${url}/api/v1/blocks/1`)).status, 200);
+
+    const locker = new pg.Client({ connectionString: scratch.url });
+    await locker.connect();
+    await locker.query('begin');
+    await locker.query('lock table record_file in access exclusive mode');
+    const inFlight = fetch(`${url}/api/v1/blocks/1`);
+    for (let i = 0; i < 100; i++) {
+      const { rows } = await locker.query(`select 1 from pg_stat_activity where application_name = 'ledger-query-service' and wait_event_type = 'Lock'`);
+      if (rows.length > 0) break;
+      await sleep(20);
+    }
+
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await sleep(300);
+    await assert.rejects(fetch(`${url}/api/v1/blocks/1`), 'no new connections after SIGTERM');
+    await locker.query('commit');
+    await locker.end();
+
+    const response = await inFlight;
+    assert.equal(response.status, 200, 'the request in flight completes');
+    assert.equal(((await response.json()) as { number: number }).number, 1);
+    const [code] = await exited;
+    assert.equal(code, 0);
+
+    const check = new pg.Client({ connectionString: scratch.url });
+    await check.connect();
+    const { rows } = await check.query(`select count(*)::int as n from pg_stat_activity where application_name = 'ledger-query-service' and datname = current_database()`);
+    await check.end();
+    assert.equal(rows[0].n, 0, 'the pool is closed');
+  });
+});
