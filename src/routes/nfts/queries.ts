@@ -1,0 +1,71 @@
+/**
+ * SQL of the account NFT list: `nft` rows of one owner in (token_id, serial_number) order, each part
+ * of the key range a separate limited scan of `nft__account_token_serial` (or, with a spender filter,
+ * `nft__account_spender_token_serial`), the union cut to the page, then the token entity joined for
+ * its `deleted` flag.
+ */
+import type { Queryable } from '../../db/db.js';
+import type { Order } from '../../http/params.js';
+import type { BoundOperator, KeyCondition } from './bounds.js';
+
+export interface NftRow {
+  account_id: bigint | null;
+  created_timestamp: bigint | null;
+  delegating_spender: bigint | null;
+  deleted: boolean | null;
+  metadata: Uint8Array | null;
+  modified_timestamp: bigint | null;
+  serial_number: bigint;
+  spender: bigint | null;
+  token_id: bigint;
+}
+
+export interface SpenderCondition {
+  operator: BoundOperator;
+  value: bigint;
+}
+
+export interface NftQuery {
+  owner: bigint;
+  /** token/serial conditions of each part of the range (at least one part) */
+  parts: readonly KeyCondition[][];
+  /** ANDed into every part */
+  spenderRange: readonly SpenderCondition[];
+  /** spender IN these values (every part); null for no such filter */
+  spenderIn: readonly bigint[] | null;
+  order: Order;
+  limit: number;
+}
+
+const SQL_OPERATORS: Record<BoundOperator, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+
+const PART_COLUMNS = `account_id, created_timestamp, delegating_spender, deleted, metadata, serial_number, spender,
+  lower(timestamp_range) as modified_timestamp, token_id`;
+
+export async function findNfts(db: Queryable, query: NftQuery): Promise<NftRow[]> {
+  const params: unknown[] = [query.owner, query.limit];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const shared = query.spenderRange.map((c) => `spender ${SQL_OPERATORS[c.operator]} ${param(c.value)}`);
+  if (query.spenderIn) shared.push(`spender in (${query.spenderIn.map((v) => param(v)).join(', ')})`);
+
+  const orderBy = `order by token_id ${query.order}, serial_number ${query.order}`;
+  const parts = query.parts.map((conditions) => {
+    const where = [
+      'account_id = $1',
+      ...conditions.map((c) => `${c.primary ? 'token_id' : 'serial_number'} ${SQL_OPERATORS[c.operator]} ${param(c.value)}`),
+      ...shared,
+    ];
+    return `select ${PART_COLUMNS} from nft where ${where.join(' and ')} ${orderBy} limit $2`;
+  });
+  const page = parts.length === 1 ? parts[0] : `${parts.map((part) => `(${part})`).join(' union all ')} ${orderBy} limit $2`;
+
+  const sql = `select p.account_id, p.created_timestamp, p.delegating_spender, p.deleted or coalesce(e.deleted, false) as deleted,
+      p.metadata, p.modified_timestamp, p.serial_number, p.spender, p.token_id
+    from (${page}) p
+    left join entity e on e.id = p.token_id
+    order by p.token_id ${query.order}, p.serial_number ${query.order}`;
+  return db.query<NftRow>(sql, params);
+}
