@@ -12,6 +12,14 @@ export function formatTimestamp(ns: bigint | null | undefined): string | null {
   return `${negative ? '-' : ''}${seconds}.${nanos}`;
 }
 
+/**
+ * A nanosecond value limited to int64: 10-digit seconds can exceed it, and no stored timestamp can,
+ * so comparing with the limit instead selects the same rows.
+ */
+export function clampToInt64(ns: bigint): bigint {
+  return ns > MAX_INT64 ? MAX_INT64 : ns;
+}
+
 const TIMESTAMP = /^(\d{1,10})(?:\.(\d{1,9}))?$/;
 
 export function isTimestamp(text: string): boolean {

@@ -1,8 +1,147 @@
 /** GET /api/v1/contracts/results/{transactionIdOrHash} and /api/v1/contracts/{contractIdOrAddress}/results/{timestamp}. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { encodeEntityId, parseEntityRef, type EntityRef } from '../../domain/entityId.js';
+import { clampToInt64, MAX_INT64, parseTimestamp } from '../../domain/timestamp.js';
+import { parseTransactionId } from '../../domain/transactionId.js';
+import { CacheControl } from '../../http/cache.js';
+import { ApiError, badRequest, invalidParameter, notFound } from '../../http/errors.js';
+import { lastFilter, validateParams } from '../../http/filters.js';
+import { schemaRef } from '../../http/openapi.js';
+import { rules } from '../../http/params.js';
+import type { RequestQuery } from '../../http/query.js';
+import { gasPriceAt } from './gasPrice.js';
+import {
+  findContractIdsByEvmAddress,
+  findContractLogs,
+  findContractResultDetail,
+  findContractStateChanges,
+  findFileContent,
+  findInvolvedByEntity,
+  findInvolvedByHash,
+  findInvolvedByTransactionId,
+  type InvolvedContracts,
+} from './queries.js';
+import { contractResultView } from './view.js';
+
+const BY_TRANSACTION_RULES = { hbar: rules.hbar, nonce: rules.nonce };
+const BY_TIMESTAMP_RULES = { hbar: rules.hbar };
+
+const ETH_HASH = /^(0x)?([0-9A-Fa-f]{64})$/;
+const INVALID_TRANSACTION_ID =
+  'Invalid Transaction id. Please use "shard.realm.num-sss-nnn" format where sss are seconds and nnn are nanoseconds';
+
+const FEE_SCHEDULE_FILE = 111n;
+const EXCHANGE_RATE_FILE = 112n;
+
+const routeOptions = {
+  schema: { response: { 200: schemaRef('ContractResultDetails'), 206: schemaRef('ContractResultDetails') } },
+  config: { cacheControl: CacheControl.immutable },
+};
+
+/** The `hbar` switch (default true): a single `true`/`false` in any case, else the reference's message. */
+function hbarOf(query: RequestQuery): boolean {
+  const raw = query.entries.get('hbar');
+  if (raw === undefined) return true;
+  if (typeof raw === 'string' && /^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
+  const shown = Array.isArray(raw) ? raw.join(',') : raw;
+  throw badRequest(`Invalid hbar parameter value: ${shown}. Must be 'true' or 'false'`);
+}
+
+/** The contract involvement of a transaction id (with its `nonce`) or of an Ethereum hash; null when there is none. */
+async function involvedByTransactionIdOrHash(ctx: AppContext, text: string, nonce: number): Promise<InvolvedContracts | null> {
+  const hash = ETH_HASH.exec(text);
+  if (hash) return findInvolvedByHash(ctx.db, Buffer.from(hash[2]!, 'hex'));
+
+  const parsed = parseTransactionId(text, ctx.config);
+  if (!parsed.ok) throw badRequest(parsed.reason === 'entity' ? `Invalid entity ID "${parsed.entity}"` : INVALID_TRANSACTION_ID);
+  const { payer, validStartNs } = parsed.value;
+  // no consensus timestamp fits int64 beyond this
+  if (validStartNs > MAX_INT64) return null;
+  const windowEnd = validStartNs + ctx.config.query.maxTransactionConsensusTimestampRangeNs;
+  return findInvolvedByTransactionId(ctx.db, payer, validStartNs, windowEnd > MAX_INT64 ? MAX_INT64 : windowEnd, nonce);
+}
+
+/** The encoded id a contract reference names; an EVM address no live contract or account holds gives null. */
+async function contractIdOf(ctx: AppContext, ref: EntityRef): Promise<bigint | null> {
+  if (ref.kind === 'id') return ref.id;
+  const ids = await findContractIdsByEvmAddress(ctx.db, ref.address);
+  if (ids.length > 1) throw new ApiError(500, ['Internal error']);
+  return ids[0] ?? null;
+}
+
+/**
+ * Loads and renders the contract result of an execution, setting 206 when its call result is
+ * unknown. `requestedContract` is the contract named by route F, whose migration state changes are kept.
+ */
+async function contractResultResponse(
+  ctx: AppContext,
+  reply: FastifyReply,
+  involved: InvolvedContracts,
+  hbar: boolean,
+  requestedContract: bigint | null,
+) {
+  const { db, config } = ctx;
+  const { consensus_timestamp: timestamp, contract_ids: contractIds, payer_account_id: payer } = involved;
+  const system = (num: bigint) => encodeEntityId(config.shard, config.realm, num);
+  const files = { feeSchedule: system(FEE_SCHEDULE_FILE), exchangeRate: system(EXCHANGE_RATE_FILE) };
+
+  const [detail, logs, stateChanges] = await Promise.all([
+    findContractResultDetail(db, timestamp, contractIds, payer, files),
+    findContractLogs(db, timestamp, contractIds),
+    findContractStateChanges(db, timestamp, contractIds, requestedContract),
+  ]);
+  if (!detail) throw notFound();
+
+  const gasPrice = detail.gasFiles
+    ? await gasPriceAt(timestamp, {
+        ...detail.gasFiles,
+        loadOlderFeeSchedule: (before) => findFileContent(db, files.feeSchedule, timestamp, before),
+        loadOlderExchangeRate: (before) => findFileContent(db, files.exchangeRate, timestamp, before),
+        maxAttempts: config.query.maxFileAttempts,
+      })
+    : null;
+
+  if (detail.result.call_result === null) reply.code(206);
+  return contractResultView(detail, logs, stateChanges, {
+    hbar,
+    chainId: config.network.chainId,
+    delegationAddress: config.response.enableDelegationAddress,
+    gasPrice,
+  });
+}
 
 export function registerContractResultRoutes(app: FastifyInstance, ctx: AppContext): void {
-  void app;
-  void ctx;
+  app.get<{ Params: { transactionIdOrHash: string } }>('/api/v1/contracts/results/:transactionIdOrHash', routeOptions, async (request, reply) => {
+    const query = request.query as RequestQuery;
+    const filters = validateParams(query, BY_TRANSACTION_RULES);
+    const hbar = hbarOf(query);
+    const nonce = Number(lastFilter(filters, 'nonce')?.value ?? 0);
+
+    const involved = await involvedByTransactionIdOrHash(ctx, request.params.transactionIdOrHash, nonce);
+    if (!involved) throw notFound();
+    return contractResultResponse(ctx, reply, involved, hbar, null);
+  });
+
+  app.get<{ Params: { contractIdOrAddress: string; timestamp: string } }>(
+    '/api/v1/contracts/:contractIdOrAddress/results/:timestamp',
+    routeOptions,
+    async (request, reply) => {
+      const query = request.query as RequestQuery;
+      if (query.error) throw badRequest(query.error);
+      const hbar = hbarOf(query);
+      const ref = parseEntityRef(request.params.contractIdOrAddress, ctx.config);
+      const timestamp = parseTimestamp(request.params.timestamp);
+      if (ref === null || timestamp === null) {
+        throw invalidParameter(...(ref === null ? ['contractid'] : []), ...(timestamp === null ? ['timestamp'] : []));
+      }
+      validateParams(query, BY_TIMESTAMP_RULES);
+
+      const contractId = await contractIdOf(ctx, ref);
+      const involved = contractId === null ? null : await findInvolvedByEntity(ctx.db, clampToInt64(timestamp), contractId);
+      if (!involved) throw notFound();
+      // the reference keeps the named contract's migration rows only for a truthy (non-zero) id
+      return contractResultResponse(ctx, reply, involved, hbar, contractId === 0n ? null : contractId);
+    },
+  );
 }

@@ -1,0 +1,313 @@
+/**
+ * SQL of the contract result endpoints. Every lookup is keyed by a consensus timestamp (primary keys
+ * of contract_result, contract_log, contract_state_change, ethereum_transaction, transaction,
+ * contract_transaction), by transaction id (transaction__payer_account_id), by Ethereum hash
+ * (contract_transaction_hash__hash), by EVM address (entity__evm_address) or by file and
+ * timestamp (file_data__entity_timestamp).
+ */
+import type { Queryable } from '../../db/db.js';
+import { MAX_NUM } from '../../domain/entityId.js';
+import { SUCCESS } from '../../domain/resultCodes.js';
+
+/** The `contract_transaction` row of an execution: every entity it involved, and its payer. */
+export interface InvolvedContracts {
+  consensus_timestamp: bigint;
+  contract_ids: bigint[];
+  payer_account_id: bigint;
+}
+
+const INVOLVED_COLUMNS = 'ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id';
+
+/**
+ * The execution of a transaction id: the transaction with that payer, valid start and nonce whose
+ * consensus timestamp is within [validStart, maxTimestamp], a SUCCESS first, else the latest; then
+ * its `contract_transaction` row for the payer. Null when either is missing.
+ */
+export async function findInvolvedByTransactionId(
+  db: Queryable,
+  payer: bigint,
+  validStartNs: bigint,
+  maxTimestamp: bigint,
+  nonce: number,
+): Promise<InvolvedContracts | null> {
+  const rows = await db.query<InvolvedContracts>(
+    `with tx as (
+       select consensus_timestamp, payer_account_id from transaction
+       where payer_account_id = $1 and consensus_timestamp >= $2 and consensus_timestamp <= $3
+         and valid_start_ns = $2 and nonce = $4
+       order by (result = ${SUCCESS}) desc, consensus_timestamp desc
+       limit 1
+     )
+     select ${INVOLVED_COLUMNS}
+     from tx join contract_transaction ct on ct.consensus_timestamp = tx.consensus_timestamp and ct.entity_id = tx.payer_account_id`,
+    [payer, validStartNs, maxTimestamp, nonce],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * The execution of an Ethereum transaction hash: the `contract_transaction_hash` row with exactly
+ * that hash, a SUCCESS first, else the latest; then its `contract_transaction` row for the contract.
+ */
+export async function findInvolvedByHash(db: Queryable, hash: Uint8Array): Promise<InvolvedContracts | null> {
+  const rows = await db.query<InvolvedContracts>(
+    `with h as (
+       select consensus_timestamp, entity_id from contract_transaction_hash
+       where hash = $1
+       order by (transaction_result = ${SUCCESS}) desc, consensus_timestamp desc
+       limit 1
+     )
+     select ${INVOLVED_COLUMNS}
+     from h join contract_transaction ct on ct.consensus_timestamp = h.consensus_timestamp and ct.entity_id = h.entity_id`,
+    [hash],
+  );
+  return rows[0] ?? null;
+}
+
+export async function findInvolvedByEntity(db: Queryable, timestamp: bigint, entityId: bigint): Promise<InvolvedContracts | null> {
+  const rows = await db.query<InvolvedContracts>(
+    `select ${INVOLVED_COLUMNS} from contract_transaction ct where ct.consensus_timestamp = $1 and ct.entity_id = $2`,
+    [timestamp, entityId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Live (deleted = false) contracts and accounts holding this EVM address; at most two, to detect ambiguity. */
+export async function findContractIdsByEvmAddress(db: Queryable, address: Uint8Array): Promise<bigint[]> {
+  const rows = await db.query<{ id: bigint }>(
+    `select id from entity where evm_address = $1 and deleted = false and type in ('CONTRACT', 'ACCOUNT') limit 2`,
+    [address],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** File content as the reference assembles it: the latest create/update plus every later append, in order. */
+export interface FileContent {
+  /** NULL when the file does not exist within the bounds (or holds only NULL data) */
+  content: Uint8Array | null;
+  /** timestamp of the create/update the content starts with; null when the file does not exist */
+  first_timestamp: bigint | null;
+}
+
+/** A bound on `file_data.consensus_timestamp`: an operator and an SQL expression. */
+type TimestampBound = readonly [operator: '<=' | '<', value: string];
+
+/**
+ * A scalar-aggregate subquery over `file_data` giving `content` and `first_timestamp` of file
+ * `fileId` (an SQL expression), with `bounds` limiting both the create/update searched for and the
+ * rows concatenated. Callers may append further `and …` conditions (gates) to it.
+ */
+function fileContentSql(fileId: string, bounds: readonly TimestampBound[]): string {
+  const bounded = (alias: string) => bounds.map(([op, value]) => ` and ${alias}.consensus_timestamp ${op} ${value}`).join('');
+  return `select string_agg(f.file_data, ''::bytea order by f.consensus_timestamp) as content,
+            min(f.consensus_timestamp) as first_timestamp
+     from file_data f
+     where f.entity_id = ${fileId} and f.transaction_type in (16, 17, 19)${bounded('f')}
+       and f.consensus_timestamp >= (
+         select max(c.consensus_timestamp) from file_data c
+         where c.entity_id = ${fileId} and c.transaction_type in (17, 19)${bounded('c')})`;
+}
+
+/** Content of a file as of `asOf`, ignoring versions from `before` on (the retry after an undecodable version). */
+export async function findFileContent(db: Queryable, fileId: bigint, asOf: bigint, before: bigint): Promise<FileContent> {
+  const rows = await db.query<FileContent>(fileContentSql('$1', [['<=', '$2'], ['<', '$3']]), [fileId, asOf, before]);
+  return rows[0] ?? { content: null, first_timestamp: null };
+}
+
+export interface ContractResultRow {
+  consensus_timestamp: bigint;
+  amount: bigint | null;
+  bloom: Uint8Array | null;
+  call_result: Uint8Array | null;
+  contract_id: bigint;
+  created_contract_ids: (bigint | null)[] | null;
+  error_message: string | null;
+  failed_initcode: Uint8Array | null;
+  function_parameters: Uint8Array;
+  /** only when sender_id is NULL, as the reference blanks it otherwise */
+  function_result: Uint8Array | null;
+  gas_consumed: bigint | null;
+  gas_limit: bigint;
+  gas_used: bigint | null;
+  sender_id: bigint | null;
+  transaction_hash: Uint8Array | null;
+  transaction_index: number | null;
+  transaction_result: number;
+  /** the contract entity's evm_address */
+  evm_address: Uint8Array | null;
+}
+
+export interface BlockRow {
+  index: bigint;
+  hash: string;
+  gas_used: bigint | null;
+}
+
+export interface EthereumTransactionRow {
+  access_list: unknown;
+  authorization_list: unknown;
+  call_data: Uint8Array | null;
+  call_data_id: bigint | null;
+  chain_id: Uint8Array | null;
+  gas_limit: bigint;
+  gas_price: Uint8Array | null;
+  max_fee_per_gas: Uint8Array | null;
+  max_priority_fee_per_gas: Uint8Array | null;
+  nonce: bigint;
+  recovery_id: number | null;
+  signature_r: Uint8Array;
+  signature_s: Uint8Array;
+  signature_v: Uint8Array | null;
+  to_address: Uint8Array | null;
+  type: number;
+  value: Uint8Array | null;
+}
+
+export interface ContractResultDetail {
+  result: ContractResultRow;
+  block: BlockRow | null;
+  eth: EthereumTransactionRow | null;
+  /** content of the eth transaction's call-data file (num > 1000), null when not loaded */
+  callDataFile: FileContent | null;
+  /** the fee schedule and exchange rate files as of the timestamp; loaded only without an eth transaction */
+  gasFiles: { feeSchedule: FileContent; exchangeRate: FileContent } | null;
+}
+
+const RESULT_COLUMNS = [
+  'consensus_timestamp', 'amount', 'bloom', 'call_result', 'contract_id', 'created_contract_ids', 'error_message',
+  'failed_initcode', 'function_parameters', 'gas_consumed', 'gas_limit', 'gas_used', 'sender_id', 'transaction_hash',
+  'transaction_index', 'transaction_result',
+];
+const ETH_COLUMNS = [
+  'access_list', 'authorization_list', 'call_data', 'call_data_id', 'chain_id', 'gas_limit', 'gas_price', 'max_fee_per_gas',
+  'max_priority_fee_per_gas', 'nonce', 'recovery_id', 'signature_r', 'signature_s', 'signature_v', 'to_address', 'type', 'value',
+];
+
+/** A user file (num > 1000) holds call data; system files never do. */
+const USER_FILE = `(et.call_data_id & ${MAX_NUM}) > 1000`;
+
+/**
+ * Everything about the contract result at `timestamp` in one statement: the result among the
+ * involved contracts (any contract when `contractIds` is empty) with its contract's EVM address;
+ * the block (first record file ending at or after it); the wrapped Ethereum transaction of the
+ * payer, counted only when a transaction row of the same payer and time exists; the content of its
+ * call-data file; and, only when there is no Ethereum transaction, the fee schedule and exchange
+ * rate files as of the timestamp (the lateral subqueries are gated, so they cost nothing otherwise).
+ */
+export async function findContractResultDetail(
+  db: Queryable,
+  timestamp: bigint,
+  contractIds: readonly bigint[],
+  payer: bigint,
+  systemFiles: { feeSchedule: bigint; exchangeRate: bigint },
+): Promise<ContractResultDetail | null> {
+  const asOf: TimestampBound[] = [['<=', 'cr.consensus_timestamp']];
+  const rows = await db.query<Record<string, unknown>>(
+    `select ${RESULT_COLUMNS.map((c) => `cr.${c}`).join(', ')},
+       case when cr.sender_id is null then cr.function_result end as function_result,
+       e.evm_address,
+       rf.index as block_index, rf.hash as block_hash, rf.gas_used as block_gas_used,
+       et.consensus_timestamp as eth_timestamp, ${ETH_COLUMNS.map((c) => `et.${c} as eth_${c}`).join(', ')},
+       cd.content as call_data_content, cd.first_timestamp as call_data_first_timestamp,
+       fs.content as fee_schedule_content, fs.first_timestamp as fee_schedule_first_timestamp,
+       er.content as exchange_rate_content, er.first_timestamp as exchange_rate_first_timestamp
+     from contract_result cr
+     left join entity e on e.id = cr.contract_id
+     left join lateral (
+       select index, hash, gas_used from record_file where consensus_end >= cr.consensus_timestamp order by consensus_end limit 1
+     ) rf on true
+     left join lateral (
+       select et.* from ethereum_transaction et
+       join transaction t on t.consensus_timestamp = et.consensus_timestamp and t.payer_account_id = et.payer_account_id
+       where et.consensus_timestamp = cr.consensus_timestamp and et.payer_account_id = $3
+     ) et on true
+     left join lateral (${fileContentSql('et.call_data_id', [])} and ${USER_FILE}) cd on true
+     left join lateral (${fileContentSql('$4', asOf)} and et.consensus_timestamp is null) fs on true
+     left join lateral (${fileContentSql('$5', asOf)} and et.consensus_timestamp is null) er on true
+     where cr.consensus_timestamp = $1 and (cardinality($2::bigint[]) = 0 or cr.contract_id = any($2::bigint[]))
+     limit 1`,
+    [timestamp, contractIds, payer, systemFiles.feeSchedule, systemFiles.exchangeRate],
+  );
+  const row = rows[0];
+  return row ? detailOf(row) : null;
+}
+
+function pick<T>(row: Record<string, unknown>, columns: readonly string[], prefix = ''): T {
+  return Object.fromEntries(columns.map((c) => [c, row[prefix + c]])) as T;
+}
+
+function fileOf(row: Record<string, unknown>, prefix: string): FileContent {
+  return { content: row[`${prefix}_content`] as Uint8Array | null, first_timestamp: row[`${prefix}_first_timestamp`] as bigint | null };
+}
+
+function detailOf(row: Record<string, unknown>): ContractResultDetail {
+  const hasEth = row.eth_timestamp !== null;
+  return {
+    result: pick<ContractResultRow>(row, [...RESULT_COLUMNS, 'function_result', 'evm_address']),
+    block: row.block_index === null ? null : { index: row.block_index as bigint, hash: row.block_hash as string, gas_used: row.block_gas_used as bigint | null },
+    eth: hasEth ? pick<EthereumTransactionRow>(row, ETH_COLUMNS, 'eth_') : null,
+    callDataFile: hasEth && row.call_data_first_timestamp !== null ? fileOf(row, 'call_data') : null,
+    gasFiles: hasEth ? null : { feeSchedule: fileOf(row, 'fee_schedule'), exchangeRate: fileOf(row, 'exchange_rate') },
+  };
+}
+
+export interface ContractLogRow {
+  bloom: Uint8Array;
+  contract_id: bigint;
+  data: Uint8Array;
+  index: number;
+  topic0: Uint8Array | null;
+  topic1: Uint8Array | null;
+  topic2: Uint8Array | null;
+  topic3: Uint8Array | null;
+  evm_address: Uint8Array | null;
+}
+
+const INVOLVED = (column: string) => `(cardinality($2::bigint[]) = 0 or ${column} = any($2::bigint[]))`;
+
+/** Logs of the involved contracts at `timestamp`, by index. */
+export async function findContractLogs(db: Queryable, timestamp: bigint, contractIds: readonly bigint[]): Promise<ContractLogRow[]> {
+  return db.query<ContractLogRow>(
+    `select l.bloom, l.contract_id, l.data, l.index, l.topic0, l.topic1, l.topic2, l.topic3, e.evm_address
+     from contract_log l
+     left join entity e on e.id = l.contract_id
+     where l.consensus_timestamp = $1 and ${INVOLVED('l.contract_id')}
+     order by l.index`,
+    [timestamp, contractIds],
+  );
+}
+
+export interface ContractStateChangeRow {
+  contract_id: bigint;
+  slot: Uint8Array;
+  value_read: Uint8Array;
+  value_written: Uint8Array | null;
+  evm_address: Uint8Array | null;
+}
+
+/**
+ * State changes at `timestamp` of the involved contracts, migration rows excluded, by contract and
+ * slot. With `requestedContract` (route F), that contract's rows are kept even when they are
+ * migration rows.
+ */
+export async function findContractStateChanges(
+  db: Queryable,
+  timestamp: bigint,
+  contractIds: readonly bigint[],
+  requestedContract: bigint | null,
+): Promise<ContractStateChangeRow[]> {
+  const params: unknown[] = [timestamp, contractIds];
+  let condition = `${INVOLVED('s.contract_id')} and s.migration is false`;
+  if (requestedContract !== null) {
+    params.push(requestedContract);
+    condition = `(s.contract_id = $3 or (${condition}))`;
+  }
+  return db.query<ContractStateChangeRow>(
+    `select s.contract_id, s.slot, s.value_read, s.value_written, e.evm_address
+     from contract_state_change s
+     left join entity e on e.id = s.contract_id
+     where s.consensus_timestamp = $1 and ${condition}
+     order by s.contract_id, s.slot`,
+    params,
+  );
+}
