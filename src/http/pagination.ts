@@ -20,6 +20,7 @@ export interface LinkAnchor {
 }
 
 const RANGE_OPERATOR = /[gl]te?:/;
+const LEADING_RANGE_OPERATOR = /^[gl]te?:/;
 const SAME_DIRECTION: Record<Order, RegExp> = { asc: /gte?:/, desc: /lte?:/ };
 
 function replaceBound(query: Map<string, QueryValue>, field: string, order: Order, term: string): void {
@@ -29,9 +30,11 @@ function replaceBound(query: Map<string, QueryValue>, field: string, order: Orde
   else if (original !== undefined && pattern.test(original)) query.delete(field);
 
   const current = query.get(field);
+  // the reference tests the original value(s) as one string anchored at its start: an array's first element decides
+  const first = Array.isArray(original) ? original[0] : original;
   if (current === undefined) {
     query.set(field, term);
-  } else if (original !== undefined && RANGE_OPERATOR.test(Array.isArray(original) ? original.join(',') : original)) {
+  } else if (first !== undefined && LEADING_RANGE_OPERATOR.test(first)) {
     query.set(field, [...(Array.isArray(current) ? current : [current]), term]);
   }
 }

@@ -1,0 +1,115 @@
+/**
+ * The `timestamp` filters of the account route folded the way the reference folds them (no strict
+ * checks): distinct eq and ne values, the tightest inclusive lower and upper bounds.
+ */
+import type { Filter } from '../../http/filters.js';
+import type { Order } from '../../http/params.js';
+import { MAX_INT64, formatTimestamp, monthStartNs, parseTimestamp } from '../../domain/timestamp.js';
+
+export interface TimestampRange {
+  /** inclusive lower bound (gt values already +1), null when no gt/gte filter */
+  lower: bigint | null;
+  /** inclusive upper bound (lt values already -1), null when no lt/lte filter */
+  upper: bigint | null;
+  eq: bigint[];
+  ne: bigint[];
+}
+
+export function foldTimestampFilters(filters: readonly Filter[]): TimestampRange {
+  const range: TimestampRange = { lower: null, upper: null, eq: [], ne: [] };
+  for (const { operator, value: text } of filters) {
+    const value = parseTimestamp(text)!;
+    switch (operator) {
+      case 'eq':
+        if (!range.eq.includes(value)) range.eq.push(value);
+        break;
+      case 'ne':
+        if (!range.ne.includes(value)) range.ne.push(value);
+        break;
+      case 'gt':
+      case 'gte': {
+        const bound = operator === 'gt' ? value + 1n : value;
+        range.lower = range.lower === null || bound > range.lower ? bound : range.lower;
+        break;
+      }
+      case 'lt':
+      case 'lte': {
+        const bound = operator === 'lt' ? value - 1n : value;
+        range.upper = range.upper === null || bound < range.upper ? bound : range.upper;
+        break;
+      }
+    }
+  }
+  return range;
+}
+
+/** Both bounds given and the upper below the lower: the reference answers 404 `Timestamp range is empty`. */
+export function isEmptyRange(range: TimestampRange): boolean {
+  return range.lower !== null && range.upper !== null && range.upper < range.lower;
+}
+
+/**
+ * A bound as the reference's SQL builder uses it: a bound of exactly 0 is dropped (it tests the
+ * value's truthiness), and a value beyond int64 (timestamps allow 10 second digits) cannot reach
+ * the database. Upper bounds beyond int64 constrain nothing; lower ones are held at the maximum.
+ */
+export function sqlLower(lower: bigint | null): bigint | null {
+  if (lower === null || lower === 0n) return null;
+  return lower > MAX_INT64 ? MAX_INT64 : lower;
+}
+
+export function sqlUpper(upper: bigint | null): bigint | null {
+  if (upper === null || upper === 0n || upper >= MAX_INT64) return null;
+  return upper;
+}
+
+/** Values a bigint column can hold; others can match no row. */
+export function int64Values(values: readonly bigint[]): bigint[] {
+  return values.filter((v) => v >= -MAX_INT64 - 1n && v <= MAX_INT64);
+}
+
+/** Window of the balance snapshot search: at most from the month preceding min(upper, now). */
+export interface SnapshotWindow {
+  lower: bigint;
+  upper: bigint;
+  ne: bigint[];
+}
+
+/**
+ * The balance snapshot search window (§3.1 step 6): eq values count as upper bounds, the lower
+ * bound is raised to the start of the month before min(upper, now); null when nothing can match.
+ */
+export function snapshotWindow(range: TimestampRange, nowNs: bigint): SnapshotWindow | null {
+  let lower = sqlLower(range.lower) ?? 0n;
+  let upper = sqlUpper(range.upper) ?? MAX_INT64;
+  for (const v of range.eq) if (v < upper) upper = v;
+  if (lower > upper) return null;
+  const effectiveUpper = upper < nowNs ? upper : nowNs;
+  const windowStart = monthStartNs(effectiveUpper, -1);
+  if (windowStart > lower) lower = windowStart;
+  return { lower, upper, ne: int64Values(range.ne) };
+}
+
+/** The range the transaction list covers after bindTimestampRange, and the moved bound, if any. */
+export interface BoundRange {
+  range: TimestampRange;
+  /** the bound moved to keep the width within the limit, as the next link's anchor */
+  nextTimestamp: string | null;
+}
+
+/**
+ * bindTimestampRange (§3.0): a missing lower bound becomes the first transaction's timestamp, a
+ * missing upper bound now; a range wider than `maxWidth` is shrunk from the side away from the
+ * first page, and the moved bound is reported for the next link.
+ */
+export function bindTimestampRange(range: TimestampRange, order: Order, firstTransactionNs: bigint, nowNs: bigint, maxWidth: bigint): BoundRange {
+  const lower = range.lower ?? firstTransactionNs;
+  const upper = range.upper ?? nowNs;
+  if (upper - lower + 1n <= maxWidth) return { range: { ...range, lower, upper }, nextTimestamp: null };
+  if (order === 'desc') {
+    const moved = upper - maxWidth + 1n;
+    return { range: { ...range, lower: moved, upper }, nextTimestamp: formatTimestamp(moved) };
+  }
+  const moved = lower + maxWidth - 1n;
+  return { range: { ...range, lower, upper: moved }, nextTimestamp: formatTimestamp(moved) };
+}
