@@ -125,3 +125,13 @@ describe('blocks', () => {
     assert.deepEqual((await get(harness(), '/api/v1/blocks/1?limit=1')).body, errorOf('Unknown query parameter: limit'));
   });
 });
+
+describe('blocks with timestamps beyond int64', () => {
+  const harness = useHarness();
+  it('treats 10-digit seconds past the int64 range as the largest timestamp', async () => {
+    await harness().prepare(setup());
+    assert.equal((await get(harness(), '/api/v1/blocks?timestamp=gt:9999999999.999999999')).body.blocks.length, 0);
+    assert.equal((await get(harness(), '/api/v1/blocks?timestamp=lt:9999999999.999999999&limit=100')).body.blocks.length, BLOCKS);
+    assert.equal((await get(harness(), '/api/v1/blocks?timestamp=9999999999')).status, 200);
+  });
+});

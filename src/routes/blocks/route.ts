@@ -1,7 +1,7 @@
 /** GET /api/v1/blocks and /api/v1/blocks/{hashOrNumber}. */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { parseTimestamp } from '../../domain/timestamp.js';
+import { clampToInt64, parseTimestamp } from '../../domain/timestamp.js';
 import { CacheControl } from '../../http/cache.js';
 import { invalidParameter, notFound } from '../../http/errors.js';
 import { buildFilters, validateParams, type Filter } from '../../http/filters.js';
@@ -28,7 +28,7 @@ export function blockNumberValue(text: string): bigint {
 
 function conditionOf(filter: Filter): BlockCondition | null {
   if (filter.key === 'block.number') return { column: 'index', operator: SQL_OPERATORS[filter.operator], value: blockNumberValue(filter.value) };
-  if (filter.key === 'timestamp') return { column: 'consensus_end', operator: SQL_OPERATORS[filter.operator], value: parseTimestamp(filter.value)! };
+  if (filter.key === 'timestamp') return { column: 'consensus_end', operator: SQL_OPERATORS[filter.operator], value: clampToInt64(parseTimestamp(filter.value)!) };
   return null;
 }
 
