@@ -12,6 +12,8 @@ commands:
   fixtures load FILE… [--reset]  load the setup of spec files into the configured database
   conformance [DIR…]             run spec folders [--backend pglite|postgres] [--json FILE]
                                  [--filter TEXT] [--quiet] [--report-only [--require FOLDER…]]
+  generate --scale S [--seed N]  write a synthetic ledger (tiny|small|medium|large) into the configured
+                                 database [--force] [--no-progress]
   demo load                      load the demo ledger into the configured database
   admin hash-password [USER]     read a password on stdin, print an admin.users entry with its scrypt hash
 
@@ -73,6 +75,15 @@ async function main(argv: string[]): Promise<number> {
         return failing.length > 0 ? 1 : 0;
       }
       return summary.failed > 0 ? 1 : 0;
+    }
+    case 'generate': {
+      const { generateCommand, GenerateUsageError } = await import('./generate/cli.js');
+      try {
+        return await generateCommand(rest);
+      } catch (err) {
+        if (err instanceof GenerateUsageError) throw new UsageError(err.message);
+        throw err;
+      }
     }
     case 'demo': {
       if (rest[0] !== 'load') throw new UsageError('demo load');

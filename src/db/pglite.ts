@@ -21,8 +21,17 @@ function queryable(pg: Pick<PGlite, 'query'>): Queryable {
 
 /** The embedded database: PostgreSQL compiled to WASM, one connection, data in `dataDir` (memory when empty). */
 export async function openPglite(dataDir: string): Promise<Db> {
+  return (await openPgliteHandle(dataDir)).db;
+}
+
+/** Like openPglite, also returning the PGlite instance itself (bulk loads use its COPY from a blob). */
+export async function openPgliteHandle(dataDir: string): Promise<{ db: Db; pg: PGlite }> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pg = await PGlite.create(dataDir || undefined, { parsers });
+  return { db: pgliteDb(pg), pg };
+}
+
+function pgliteDb(pg: PGlite): Db {
   const q = queryable(pg);
   return {
     backend: 'pglite',

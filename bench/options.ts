@@ -1,0 +1,83 @@
+/** Command-line options of `npm run bench`, with defaults that keep `--scale small` within CI time. */
+import { parseArgs } from 'node:util';
+import { DEFAULT_ADMIN_URL } from '../src/db/scratch.js';
+import { isScaleName, smallerScale, type ScaleName } from '../src/generate/scales.js';
+import { parseSeed } from '../src/generate/cli.js';
+import { TARGET_NAMES, type TargetName } from './targets.js';
+
+export const USAGE = `usage: npm run bench -- [--scale small|medium|large] [options]
+
+  --scale S           the larger dataset (default small); the run compares it with the next smaller one
+  --compare S|none    the smaller dataset (default: one step below --scale)
+  --backend B         postgres (default) or pglite
+  --seed N            dataset seed (default 1)
+  --runs N            repeated runs, medians reported (default 1 for tiny/small, 3 above)
+  --duration S        seconds per measurement (default 2 for tiny/small, 5 above)
+  --concurrency LIST  connections, comma-separated (default 1,8,32,128)
+  --targets LIST      endpoints to measure (default all): ${TARGET_NAMES.join(', ')}
+  --fresh             regenerate the datasets even when complete ones exist
+  --out DIR           where results go (default bench/results)
+
+PostgreSQL datasets live in databases lqs_bench_<scale>_s<seed> on LQS_BENCH_ADMIN_URL
+(default LQS_TEST_ADMIN_URL or ${DEFAULT_ADMIN_URL}); PGlite ones in data/bench/<scale>-s<seed>.
+They are kept for the next run; drop them with \`dropdb\` or \`rm -rf data/bench\`.`;
+
+export interface BenchOptions {
+  scales: ScaleName[];
+  backend: 'postgres' | 'pglite';
+  seed: number;
+  runs: number;
+  durationSeconds: number;
+  concurrency: number[];
+  targets: TargetName[];
+  fresh: boolean;
+  outDir: string;
+  adminUrl: string;
+}
+
+export class BenchUsageError extends Error {}
+
+function positiveInt(text: string, what: string): number {
+  if (!/^\d{1,6}$/.test(text) || Number(text) < 1) throw new BenchUsageError(`${what}: a positive integer, not ${text}`);
+  return Number(text);
+}
+
+export function parseBenchOptions(args: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
+  const { values } = parseArgs({
+    args,
+    options: {
+      scale: { type: 'string', default: 'small' },
+      compare: { type: 'string' },
+      backend: { type: 'string', default: 'postgres' },
+      seed: { type: 'string' },
+      runs: { type: 'string' },
+      duration: { type: 'string' },
+      concurrency: { type: 'string', default: '1,8,32,128' },
+      targets: { type: 'string' },
+      fresh: { type: 'boolean', default: false },
+      out: { type: 'string', default: 'bench/results' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) throw new BenchUsageError('');
+  const scale = values.scale!;
+  if (!isScaleName(scale)) throw new BenchUsageError(`--scale: tiny, small, medium or large, not ${scale}`);
+  const compare = values.compare ?? smallerScale(scale) ?? 'none';
+  if (compare !== 'none' && !isScaleName(compare)) throw new BenchUsageError(`--compare: a scale or none, not ${compare}`);
+  if (values.backend !== 'postgres' && values.backend !== 'pglite') throw new BenchUsageError('--backend: postgres or pglite');
+  const quick = scale === 'tiny' || scale === 'small';
+  const targets = values.targets ? values.targets.split(',').map((t) => t.trim()) : [...TARGET_NAMES];
+  for (const t of targets) if (!(TARGET_NAMES as readonly string[]).includes(t)) throw new BenchUsageError(`--targets: unknown ${t}`);
+  return {
+    scales: compare === 'none' || compare === scale ? [scale] : [compare as ScaleName, scale],
+    backend: values.backend,
+    seed: parseSeed(values.seed),
+    runs: values.runs ? positiveInt(values.runs, '--runs') : quick ? 1 : 3,
+    durationSeconds: values.duration ? positiveInt(values.duration, '--duration') : quick ? 2 : 5,
+    concurrency: values.concurrency!.split(',').map((c) => positiveInt(c.trim(), '--concurrency')),
+    targets: targets as TargetName[],
+    fresh: values.fresh!,
+    outDir: values.out!,
+    adminUrl: env.LQS_BENCH_ADMIN_URL ?? env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL,
+  };
+}

@@ -1,0 +1,216 @@
+/** Aggregation of the measurements (medians over runs) and the JSON, Markdown and SVG outputs. */
+import type { DatasetSummary } from '../src/generate/dataset.js';
+import type { LoadResult } from './load.js';
+import { median, sumCounts } from './stats.js';
+import { CEILING_TARGETS, TARGET_ROUTES, type TargetName } from './targets.js';
+
+export interface Measurement extends LoadResult {
+  scale: string;
+  target: TargetName;
+  concurrency: number;
+  run: number;
+  rssPeakMb: number;
+}
+
+export interface AggregateRow {
+  scale: string;
+  target: TargetName;
+  route: string;
+  concurrency: number;
+  runs: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  p999Ms: number;
+  statuses: Record<string, number>;
+  non2xx: Record<string, number>;
+  unexpected: number;
+  socketErrors: Record<string, number>;
+  rssMb: number;
+  /** req/s as a share of the ceilings' req/s at the same scale and concurrency */
+  ofJsonCeiling: number;
+  ofPkCeiling: number;
+  /** p50 at this scale over p50 at the smaller one (only on the larger scale) */
+  p50Growth: number | null;
+}
+
+export interface BenchReport {
+  startedAt: string;
+  finishedAt: string;
+  backend: string;
+  options: { seed: number; runs: number; durationSeconds: number; concurrency: number[]; targets: string[] };
+  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string };
+  datasets: { scale: string; totalRows: number; rows: Record<string, number>; load: DatasetSummary['load'] }[];
+  mixes: Record<string, Record<string, Record<string, number>>>;
+  results: AggregateRow[];
+  measurements: Measurement[];
+}
+
+export function aggregate(measurements: readonly Measurement[], scales: readonly string[]): AggregateRow[] {
+  const groups = new Map<string, Measurement[]>();
+  for (const m of measurements) {
+    const key = `${m.scale}|${m.target}|${m.concurrency}`;
+    groups.set(key, [...(groups.get(key) ?? []), m]);
+  }
+  const rows: AggregateRow[] = [];
+  for (const list of groups.values()) {
+    const first = list[0]!;
+    const statuses = sumCounts(list.map((m) => m.statuses));
+    rows.push({
+      scale: first.scale,
+      target: first.target,
+      route: TARGET_ROUTES[first.target],
+      concurrency: first.concurrency,
+      runs: list.length,
+      rps: median(list.map((m) => m.rps)),
+      p50Ms: median(list.map((m) => m.latencyMs.p50)),
+      p99Ms: median(list.map((m) => m.latencyMs.p99)),
+      p999Ms: median(list.map((m) => m.latencyMs.p999)),
+      statuses,
+      non2xx: Object.fromEntries(Object.entries(statuses).filter(([code]) => !code.startsWith('2'))),
+      unexpected: list.reduce((n, m) => n + m.unexpected, 0),
+      socketErrors: sumCounts(list.map((m) => m.socketErrors)),
+      rssMb: median(list.map((m) => m.rssPeakMb)),
+      ofJsonCeiling: NaN,
+      ofPkCeiling: NaN,
+      p50Growth: null,
+    });
+  }
+  const find = (scale: string, target: TargetName, concurrency: number) =>
+    rows.find((r) => r.scale === scale && r.target === target && r.concurrency === concurrency);
+  const larger = scales[scales.length - 1];
+  const smaller = scales.length > 1 ? scales[0] : undefined;
+  for (const row of rows) {
+    row.ofJsonCeiling = row.rps / (find(row.scale, 'ceiling-json', row.concurrency)?.rps ?? NaN);
+    row.ofPkCeiling = row.rps / (find(row.scale, 'ceiling-pk', row.concurrency)?.rps ?? NaN);
+    if (smaller && row.scale === larger) {
+      const base = find(smaller, row.target, row.concurrency);
+      row.p50Growth = base ? row.p50Ms / base.p50Ms : null;
+    }
+  }
+  const order = (t: TargetName) => Object.keys(TARGET_ROUTES).indexOf(t);
+  return rows.sort((a, b) => scales.indexOf(b.scale) - scales.indexOf(a.scale) || order(a.target) - order(b.target) || a.concurrency - b.concurrency);
+}
+
+// ---- Markdown ---------------------------------------------------------------------------
+
+const fmt = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : '–');
+const pct = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)}%` : '–');
+const counts = (c: Record<string, number>) =>
+  Object.keys(c).length === 0 ? '0' : Object.entries(c).sort().map(([k, v]) => `${k}: ${v}`).join(', ');
+
+export function markdown(report: BenchReport): string {
+  const scales = report.datasets.map((d) => d.scale);
+  const lines: string[] = [
+    `# Benchmark: ${report.backend}, ${scales.join(' vs ')}`,
+    '',
+    `Run ${report.startedAt} – ${report.finishedAt} on ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memoryGb} GiB, Node ${report.machine.node}.`,
+    `Each measurement: ${report.options.durationSeconds} s of autocannon over loopback (keep-alive connections = concurrency), ` +
+      `${report.options.runs} run(s), medians shown; the service runs in a child process with its default pool; ` +
+      `latencies cover every response of the mix (2xx and the intended 400/404 share); the request each connection ` +
+      `has in flight when the time is up is not counted, which flatters an endpoint that completes few requests.`,
+    '',
+    '## Datasets',
+    '',
+    '| scale | rows | load | rows/s (generate + COPY) | indexes | analyze |',
+    '|---|---:|---|---:|---:|---:|',
+    ...report.datasets.map(
+      (d) =>
+        `| ${d.scale} | ${d.totalRows.toLocaleString('en-US')} | ${d.load.backend} | ${Math.round(d.load.rowsPerSecond).toLocaleString('en-US')} | ${fmt(d.load.indexSeconds)} s | ${fmt(d.load.analyzeSeconds)} s |`,
+    ),
+  ];
+  for (const scale of [...scales].reverse()) {
+    const rows = report.results.filter((r) => r.scale === scale);
+    const growth = scale === scales[scales.length - 1] && scales.length > 1;
+    lines.push(
+      '',
+      `## ${scale}`,
+      '',
+      `| endpoint | conc. | req/s | p50 ms | p99 ms | p99.9 ms | non-2xx by status | unexpected | socket errors | of JSON ceiling | of PK ceiling | RSS MB${growth ? ` | p50 ${scale}/${scales[0]}` : ''} |`,
+      `|---|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---:${growth ? '|---:' : ''}|`,
+      ...rows.map(
+        (r) =>
+          `| ${r.target} | ${r.concurrency} | ${fmt(r.rps, 0)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.p999Ms, 2)} | ${counts(r.non2xx)} | ${r.unexpected} | ${counts(r.socketErrors)} | ${pct(r.ofJsonCeiling)} | ${pct(r.ofPkCeiling)} | ${fmt(r.rssMb, 0)}${growth ? ` | ${r.p50Growth === null ? '–' : `×${fmt(r.p50Growth, 2)}`}` : ''} |`,
+      ),
+    );
+  }
+  lines.push('', '## Request mixes', '');
+  for (const [target, kinds] of Object.entries(report.mixes[scales[scales.length - 1]!] ?? {})) {
+    lines.push(`- **${target}** (${TARGET_ROUTES[target as TargetName]}): ${Object.entries(kinds).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  }
+  lines.push('', `The ceilings (${CEILING_TARGETS.join(', ')}) are routes the bench adds to the same process; \`serve\` never has them.`, '');
+  return lines.join('\n');
+}
+
+// ---- SVG --------------------------------------------------------------------------------
+
+const COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948'];
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function niceMax(v: number): number {
+  if (!(v > 0)) return 1;
+  const p = Math.pow(10, Math.floor(Math.log10(v)));
+  return [1, 2, 5, 10].map((m) => m * p).find((m) => m >= v)!;
+}
+
+/** One grouped bar chart: a group per target, a bar per concurrency. */
+function panel(title: string, rows: AggregateRow[], value: (r: AggregateRow) => number, y0: number, width: number, height: number, concurrency: number[]): string {
+  const targets = [...new Set(rows.map((r) => r.target))];
+  const left = 70;
+  const top = y0 + 30;
+  const plotW = width - left - 20;
+  const plotH = height - 90;
+  const max = niceMax(Math.max(...rows.map(value).filter(Number.isFinite), 0));
+  const groupW = plotW / Math.max(1, targets.length);
+  const barW = (groupW * 0.8) / Math.max(1, concurrency.length);
+  const parts = [`<text x="${left}" y="${y0 + 18}" font-size="15" font-weight="bold">${escapeXml(title)}</text>`];
+  for (let i = 0; i <= 4; i++) {
+    const y = top + plotH - (plotH * i) / 4;
+    parts.push(`<line x1="${left}" x2="${left + plotW}" y1="${y}" y2="${y}" stroke="#ddd"/>`);
+    parts.push(`<text x="${left - 6}" y="${y + 4}" font-size="11" text-anchor="end">${+((max * i) / 4).toPrecision(3)}</text>`);
+  }
+  targets.forEach((target, t) => {
+    concurrency.forEach((c, k) => {
+      const row = rows.find((r) => r.target === target && r.concurrency === c);
+      const v = row ? value(row) : NaN;
+      if (!Number.isFinite(v)) return;
+      const h = (plotH * Math.min(v, max)) / max;
+      const x = left + t * groupW + groupW * 0.1 + k * barW;
+      parts.push(`<rect x="${x.toFixed(1)}" y="${(top + plotH - h).toFixed(1)}" width="${(barW - 1).toFixed(1)}" height="${h.toFixed(1)}" fill="${COLORS[k % COLORS.length]}"><title>${escapeXml(`${target} c=${c}: ${+v.toPrecision(4)}`)}</title></rect>`);
+    });
+    const cx = left + t * groupW + groupW / 2;
+    parts.push(`<text x="${cx}" y="${top + plotH + 16}" font-size="11" text-anchor="middle">${escapeXml(target)}</text>`);
+  });
+  return parts.join('\n');
+}
+
+export function svgChart(report: BenchReport): string {
+  const scales = [...report.datasets.map((d) => d.scale)].reverse();
+  const width = 1100;
+  const panelH = 300;
+  const { concurrency } = report.options;
+  const body: string[] = [];
+  let y = 10;
+  for (const scale of scales) {
+    const rows = report.results.filter((r) => r.scale === scale);
+    body.push(panel(`${scale} (${report.backend}): requests per second`, rows, (r) => r.rps, y, width, panelH, concurrency));
+    y += panelH;
+    body.push(panel(`${scale} (${report.backend}): p99 latency, ms`, rows, (r) => r.p99Ms, y, width, panelH, concurrency));
+    y += panelH;
+  }
+  const legend = concurrency
+    .map((c, k) => `<rect x="${70 + k * 130}" y="${y + 5}" width="14" height="14" fill="${COLORS[k % COLORS.length]}"/><text x="${90 + k * 130}" y="${y + 17}" font-size="12">${c} connection${c === 1 ? '' : 's'}</text>`)
+    .join('\n');
+  const height = y + 40;
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`,
+    `<rect width="100%" height="100%" fill="white"/>`,
+    ...body,
+    legend,
+    '</svg>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,182 @@
+/**
+ * `npm run bench`: for each dataset size, makes sure the dataset exists, starts the service in a
+ * child process, and measures every endpoint and both ceilings at each concurrency, `--runs`
+ * times; then writes medians as JSON, Markdown and an SVG chart under bench/results/.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { consoleProgress } from '../src/generate/progress.js';
+import { PROJECT_ROOT } from '../src/paths.js';
+import { prepareDataset } from './datasets.js';
+import { runLoad } from './load.js';
+import { buildMixes } from './mixes.js';
+import { BenchUsageError, parseBenchOptions, USAGE, type BenchOptions } from './options.js';
+import { aggregate, markdown, svgChart, type BenchReport, type Measurement } from './report.js';
+import { startService, type BenchService } from './service.js';
+import type { MixRequest, TargetName } from './targets.js';
+
+const LIST_TARGETS: TargetName[] = ['accounts', 'account-nfts', 'blocks'];
+/** share of a list endpoint's mix replaced by pages reached through links.next */
+const NEXT_PAGE_SHARE = 0.15;
+const WARM_UP_SECONDS = 1;
+
+function log(message: string): void {
+  process.stderr.write(message + '\n');
+}
+
+/**
+ * Fetches first pages of the list endpoints' mixes and follows their `links.next` (two pages
+ * deep), then puts those next pages into the mixes: the benchmark pages the way clients do.
+ */
+async function addNextPages(baseUrl: string, mixes: Record<TargetName, MixRequest[]>): Promise<void> {
+  for (const target of LIST_TARGETS) {
+    const mix = mixes[target];
+    const firstPages = [...new Map(mix.filter((r) => r.expect === 'ok').map((r) => [r.path, r])).values()].slice(0, 60);
+    const nextPages: MixRequest[] = [];
+    for (const request of firstPages) {
+      let path: string | null = request.path;
+      for (let depth = 0; depth < 2 && path; depth++) {
+        const res = await fetch(baseUrl + path);
+        const body = (await res.json().catch(() => null)) as { links?: { next?: string | null } } | null;
+        path = res.ok ? (body?.links?.next ?? null) : null;
+        if (path) nextPages.push({ path, expect: 'ok', kind: `links.next page ${depth + 2}` });
+      }
+    }
+    if (nextPages.length === 0) continue;
+    const every = Math.round(1 / NEXT_PAGE_SHARE);
+    for (let i = 0, k = 0; i < mix.length; i += every, k++) mix[i] = nextPages[k % nextPages.length]!;
+  }
+}
+
+function describeMixes(mixes: Record<TargetName, MixRequest[]>): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const [target, mix] of Object.entries(mixes)) {
+    const kinds: Record<string, number> = {};
+    for (const r of mix) kinds[r.kind] = (kinds[r.kind] ?? 0) + 1;
+    out[target] = kinds;
+  }
+  return out;
+}
+
+function summarize(m: Measurement): string {
+  const non2xx = Object.entries(m.statuses).filter(([c]) => !c.startsWith('2'));
+  const errors = Object.entries(m.socketErrors);
+  return [
+    `${m.scale.padEnd(6)} ${m.target.padEnd(28)} c=${String(m.concurrency).padEnd(4)} run ${m.run}`,
+    `${Math.round(m.rps).toString().padStart(6)} req/s`,
+    `p50 ${m.latencyMs.p50.toFixed(2)} ms`,
+    `p99 ${m.latencyMs.p99.toFixed(2)} ms`,
+    `p99.9 ${m.latencyMs.p999.toFixed(2)} ms`,
+    `non-2xx ${non2xx.length ? non2xx.map(([c, n]) => `${c}:${n}`).join(' ') : 0}`,
+    `unexpected ${m.unexpected}`,
+    `socket errors ${errors.length ? errors.map(([c, n]) => `${c}:${n}`).join(' ') : 0}`,
+    `rss ${m.rssPeakMb.toFixed(0)} MB`,
+  ].join('  ');
+}
+
+/**
+ * Waits until the service answers a primary-key request quickly three times in a row (at most
+ * 30 s): requests cut off at the end of a measurement keep running in the service and must not
+ * weigh on the next one.
+ */
+async function settle(baseUrl: string, pkPath: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (let fast = 0; fast < 3 && Date.now() < deadline; ) {
+    const started = performance.now();
+    await fetch(baseUrl + pkPath).then((r) => r.arrayBuffer()).catch(() => undefined);
+    fast = performance.now() - started < 20 ? fast + 1 : 0;
+    if (fast === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function measureScale(options: BenchOptions, service: BenchService, scale: string, mixes: Record<TargetName, MixRequest[]>): Promise<Measurement[]> {
+  const pkPath = mixes['ceiling-pk'][0]!.path;
+  for (const target of options.targets) {
+    await runLoad(service.baseUrl, mixes[target], 8, WARM_UP_SECONDS);
+    await settle(service.baseUrl, pkPath);
+  }
+  const measurements: Measurement[] = [];
+  for (let run = 1; run <= options.runs; run++) {
+    for (const target of options.targets) {
+      for (const concurrency of options.concurrency) {
+        service.rssStart();
+        const result = await runLoad(service.baseUrl, mixes[target], concurrency, options.durationSeconds, run * 997 + concurrency * 31);
+        const rssPeakMb = (await service.rssStop()) / (1 << 20);
+        const m: Measurement = { ...result, scale, target, concurrency, run, rssPeakMb };
+        measurements.push(m);
+        log(summarize(m));
+        for (const example of m.unexpectedExamples) log(`    unexpected: ${example}`);
+        await settle(service.baseUrl, pkPath);
+      }
+    }
+  }
+  return measurements;
+}
+
+async function main(): Promise<number> {
+  const options = parseBenchOptions(process.argv.slice(2));
+  const startedAt = new Date();
+  const measurements: Measurement[] = [];
+  const datasets: BenchReport['datasets'] = [];
+  const mixesByScale: BenchReport['mixes'] = {};
+  let backend: string = options.backend;
+  for (const scale of options.scales) {
+    log(`== ${scale} dataset (${options.backend}, seed ${options.seed})`);
+    const dataset = await prepareDataset(options, scale, consoleProgress());
+    const { summary } = dataset.sample;
+    datasets.push({ scale, totalRows: summary.totalRows, rows: summary.rows, load: summary.load });
+    const mixes = buildMixes(dataset.sample, options.seed);
+    const service = await startService(dataset.env);
+    backend = service.backend;
+    try {
+      await addNextPages(service.baseUrl, mixes);
+      mixesByScale[scale] = describeMixes(mixes);
+      measurements.push(...(await measureScale(options, service, scale, mixes)));
+    } finally {
+      await service.stop();
+    }
+  }
+
+  const report: BenchReport = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    backend,
+    options: { seed: options.seed, runs: options.runs, durationSeconds: options.durationSeconds, concurrency: options.concurrency, targets: options.targets },
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / (1 << 30)), node: process.version },
+    datasets,
+    mixes: mixesByScale,
+    results: aggregate(measurements, options.scales),
+    measurements,
+  };
+  const outDir = resolve(PROJECT_ROOT, options.outDir);
+  mkdirSync(outDir, { recursive: true });
+  const base = join(outDir, `${backend}-${options.scales[options.scales.length - 1]}`);
+  writeFileSync(`${base}.json`, JSON.stringify(report, null, 2) + '\n');
+  writeFileSync(`${base}.md`, markdown(report));
+  writeFileSync(`${base}.svg`, svgChart(report));
+  log(`\nresults: ${base}.json, .md, .svg\n`);
+  process.stdout.write(markdown(report));
+
+  const failures = report.results.filter((r) => Object.keys(r.socketErrors).length > 0 || Object.keys(r.statuses).some((c) => c.startsWith('5')));
+  for (const r of failures) log(`FAILED: ${r.scale} ${r.target} c=${r.concurrency}: statuses ${JSON.stringify(r.statuses)}, socket errors ${JSON.stringify(r.socketErrors)}`);
+  const unexpected = report.results.filter((r) => r.unexpected > 0);
+  for (const r of unexpected) log(`note: ${r.scale} ${r.target} c=${r.concurrency}: ${r.unexpected} responses with another status than the mix expects`);
+  return failures.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof BenchUsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      const message = (err as Error).message;
+      process.stderr.write(`${message ? message + '\n\n' : ''}${USAGE}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

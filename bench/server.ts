@@ -1,0 +1,86 @@
+/**
+ * The service under benchmark, run as a child of the bench (forked with IPC): the real app from
+ * buildApp over the configured database, plus two ceiling routes that exist only in this process
+ * (never in `serve`): a trivial JSON reply, and one primary-key SELECT through the same pool.
+ *
+ * Messages: → {type:'ready', port} once listening; ← {type:'rss-start'} / {type:'rss-stop'}
+ * → {type:'rss', peakBytes}; ← {type:'stop'} closes everything and exits.
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { systemClock } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import type { Db } from '../src/db/db.js';
+import { openDatabase } from '../src/db/open.js';
+import { requireCompleteDataset } from '../src/generate/dataset.js';
+import { createLogger } from '../src/logger.js';
+import { CEILING_JSON_PATH, CEILING_PK_PATH, type ControlMessage, type ServerMessage } from './protocol.js';
+
+
+function registerCeilings(app: FastifyInstance, db: Db): void {
+  app.get(CEILING_JSON_PATH, async () => ({ status: 'ok', service: 'ledger-query-service' }));
+  app.get<{ Params: { id: string } }>(`${CEILING_PK_PATH}/:id`, async (request, reply) => {
+    if (!/^\d{1,18}$/.test(request.params.id)) return reply.code(400).send({ _status: { messages: [{ message: 'Invalid parameter: id' }] } });
+    const rows = await db.query<{ id: bigint; balance: bigint | null }>('select id, balance from entity where id = $1', [BigInt(request.params.id)]);
+    if (rows.length === 0) return reply.code(404).send({ _status: { messages: [{ message: 'Not found' }] } });
+    return { id: String(rows[0]!.id), balance: rows[0]!.balance === null ? null : String(rows[0]!.balance) };
+  });
+}
+
+class RssSampler {
+  private timer: NodeJS.Timeout | null = null;
+  private peak = 0;
+
+  start(): void {
+    this.peak = process.memoryUsage.rss();
+    this.timer = setInterval(() => {
+      this.peak = Math.max(this.peak, process.memoryUsage.rss());
+    }, 100);
+  }
+
+  stop(): number {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    return Math.max(this.peak, process.memoryUsage.rss());
+  }
+}
+
+async function main(): Promise<void> {
+  const send = (message: ServerMessage) => process.send?.(message);
+  const config = loadConfig();
+  config.db.migrate = false;
+  const logger = createLogger(config.log.level);
+  const db = await openDatabase(config, (err) => logger.warn({ err }, 'database connection error'));
+  try {
+    await requireCompleteDataset(db);
+  } catch (err) {
+    send({ type: 'error', message: (err as Error).message });
+    await db.close();
+    process.exit(1);
+  }
+  const app = await buildApp({ config, db, clock: systemClock, logger });
+  registerCeilings(app, db);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  send({ type: 'ready', port: typeof address === 'object' && address ? address.port : 0, backend: db.backend });
+
+  const sampler = new RssSampler();
+  process.on('message', (message: ControlMessage) => {
+    if (message.type === 'rss-start') sampler.start();
+    else if (message.type === 'rss-stop') send({ type: 'rss', peakBytes: sampler.stop() });
+    else if (message.type === 'stop') {
+      void (async () => {
+        await app.close();
+        await db.close();
+        process.exit(0);
+      })();
+    }
+  });
+  // the parent going away must not leave a listener behind
+  process.on('disconnect', () => process.exit(0));
+}
+
+main().catch((err: unknown) => {
+  process.send?.({ type: 'error', message: (err as Error).stack ?? String(err) } satisfies ServerMessage);
+  process.exit(1);
+});

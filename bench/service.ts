@@ -1,0 +1,69 @@
+/** Starts bench/server.ts as a child process and talks to it (readiness, RSS sampling, stop). */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ControlMessage, ServerMessage } from './protocol.js';
+
+export interface BenchService {
+  baseUrl: string;
+  backend: string;
+  /** starts sampling the child's RSS */
+  rssStart(): void;
+  /** stops sampling; the peak RSS in bytes since rssStart */
+  rssStop(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+function nextMessage<T extends ServerMessage['type']>(child: ChildProcess, type: T): Promise<Extract<ServerMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: ServerMessage) => {
+      if (message.type === type) {
+        cleanup();
+        resolve(message as Extract<ServerMessage, { type: T }>);
+      } else if (message.type === 'error') {
+        cleanup();
+        reject(new Error(`bench server: ${message.message}`));
+      }
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`bench server exited with ${code} before ${type}`));
+    };
+    const cleanup = () => {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+export async function startService(env: Record<string, string | undefined>): Promise<BenchService> {
+  const script = fileURLToPath(new URL('./server.js', import.meta.url));
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LQS_LOG_LEVEL: process.env.LQS_LOG_LEVEL ?? 'warn' };
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) delete childEnv[k];
+    else childEnv[k] = v;
+  }
+  // the service's log goes to stderr with the bench's progress; stdout carries only the report
+  const child = fork(script, [], { env: childEnv, stdio: ['ignore', 2, 2, 'ipc'] });
+  const ready = await nextMessage(child, 'ready');
+  const send = (message: ControlMessage) => child.send(message);
+  return {
+    baseUrl: `http://127.0.0.1:${ready.port}`,
+    backend: ready.backend,
+    rssStart: () => send({ type: 'rss-start' }),
+    async rssStop() {
+      const reply = nextMessage(child, 'rss');
+      send({ type: 'rss-stop' });
+      return (await reply).peakBytes;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      send({ type: 'stop' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

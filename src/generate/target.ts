@@ -1,0 +1,62 @@
+/** The database a dataset is generated into, with the bulk-load path that suits its backend. */
+import type { PGlite } from '@electric-sql/pglite';
+import type { Config } from '../config.js';
+import type { Db } from '../db/db.js';
+import { migrate } from '../db/migrate.js';
+import { openPgliteHandle } from '../db/pglite.js';
+import { openPostgres } from '../db/postgres.js';
+import { PgliteCopySink, PostgresCopySink, type RowSink } from './sink.js';
+
+export interface GenerateTarget {
+  readonly db: Db;
+  createSink(): RowSink;
+  /** runs one maintenance statement (index builds get more memory on PostgreSQL) */
+  maintenance(sql: string): Promise<void>;
+  /** index builds that may run at once */
+  readonly parallelMaintenance: number;
+  /** characters buffered per table before a chunk goes to the database */
+  readonly chunkSize: number;
+  close(): Promise<void>;
+}
+
+export function postgresTarget(db: Db, url: string): GenerateTarget {
+  return {
+    db,
+    createSink: () => new PostgresCopySink(url),
+    maintenance: (sql) =>
+      db.transaction(async (tx) => {
+        await tx.query(`set local maintenance_work_mem = '1GB'`);
+        await tx.query(sql);
+      }),
+    parallelMaintenance: 2,
+    chunkSize: 1 << 20,
+    close: () => db.close(),
+  };
+}
+
+export function pgliteTarget(handle: { db: Db; pg: PGlite }, closeWith = true): GenerateTarget {
+  return {
+    db: handle.db,
+    createSink: () => new PgliteCopySink(handle.pg),
+    maintenance: (sql) => handle.db.exec(sql),
+    parallelMaintenance: 1,
+    chunkSize: 8 << 20,
+    close: async () => {
+      if (closeWith) await handle.db.close();
+    },
+  };
+}
+
+/** The configured database: PostgreSQL when `db.url` is set, else PGlite in `db.dataDir`. */
+export async function openTarget(config: Config): Promise<GenerateTarget> {
+  if (config.db.url) {
+    // index builds at the large scale take minutes: no statement timeout here
+    const db = await openPostgres({ url: config.db.url, poolSize: 3, statementTimeoutMs: 0, connectionTimeoutMs: config.db.connectionTimeoutMs });
+    if (config.db.migrate) await migrate(db);
+    return postgresTarget(db, config.db.url);
+  }
+  if (!config.db.dataDir) throw new Error('generate needs a database: set DATABASE_URL, or LQS_DB_DATADIR for the embedded one');
+  const handle = await openPgliteHandle(config.db.dataDir);
+  if (config.db.migrate) await migrate(handle.db);
+  return pgliteTarget(handle);
+}

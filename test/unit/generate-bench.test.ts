@@ -1,0 +1,105 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseBenchOptions } from '../../bench/options.js';
+import { aggregate, markdown, svgChart, type BenchReport, type Measurement } from '../../bench/report.js';
+import { median, percentile } from '../../bench/stats.js';
+import { meetsExpectation, TARGET_NAMES, type TargetName } from '../../bench/targets.js';
+
+function measurement(scale: string, target: TargetName, concurrency: number, run: number, rps: number, p50: number, statuses: Record<string, number> = { 200: 100 }): Measurement {
+  return {
+    scale,
+    target,
+    concurrency,
+    run,
+    rps,
+    requests: 100,
+    seconds: 1,
+    latencyMs: { p50, p99: p50 * 3, p999: p50 * 5, mean: p50, max: p50 * 6 },
+    statuses,
+    unexpected: 0,
+    unexpectedExamples: [],
+    socketErrors: {},
+    rssPeakMb: 100 + run,
+  };
+}
+
+describe('bench statistics', () => {
+  it('takes nearest-rank percentiles and medians', () => {
+    const sorted = Float64Array.from({ length: 1000 }, (_, i) => i + 1);
+    assert.equal(percentile(sorted, 50), 500);
+    assert.equal(percentile(sorted, 99), 990);
+    assert.equal(percentile(sorted, 99.9), 999);
+    assert.ok(Number.isNaN(percentile([], 50)));
+    assert.equal(median([3, 1, 2]), 2);
+    assert.equal(median([4, 1, 2, 3]), 2.5);
+  });
+
+  it('checks statuses against what a request of the mix expects', () => {
+    assert.ok(meetsExpectation(206, 'ok'));
+    assert.ok(!meetsExpectation(404, 'ok'));
+    assert.ok(meetsExpectation(404, 404));
+    assert.ok(!meetsExpectation(400, 404));
+  });
+});
+
+describe('bench options', () => {
+  it('compares a scale with the next smaller one, quickly for small', () => {
+    const o = parseBenchOptions(['--scale', 'small'], {});
+    assert.deepEqual(o.scales, ['tiny', 'small']);
+    assert.equal(o.runs, 1);
+    assert.equal(o.durationSeconds, 2);
+    assert.deepEqual(o.concurrency, [1, 8, 32, 128]);
+    assert.deepEqual(o.targets, [...TARGET_NAMES]);
+    assert.equal(o.backend, 'postgres');
+    const m = parseBenchOptions(['--scale', 'medium', '--backend', 'pglite', '--targets', 'blocks,ceiling-json', '--compare', 'none'], {});
+    assert.deepEqual(m.scales, ['medium']);
+    assert.equal(m.runs, 3);
+    assert.deepEqual(m.targets, ['blocks', 'ceiling-json']);
+    assert.throws(() => parseBenchOptions(['--scale', 'huge'], {}));
+    assert.throws(() => parseBenchOptions(['--targets', 'nope'], {}));
+    assert.throws(() => parseBenchOptions(['--concurrency', '0'], {}));
+  });
+});
+
+describe('bench report', () => {
+  const measurements = [
+    ...[1, 2, 3].map((run) => measurement('small', 'blocks', 8, run, 1000 + run * 100, 2 * run, { 200: 90, 400: 10 })),
+    ...[1, 2, 3].map((run) => measurement('tiny', 'blocks', 8, run, 1500, run)),
+    ...[1, 2, 3].map((run) => measurement('small', 'ceiling-json', 8, run, 4000, 0.5)),
+    ...[1, 2, 3].map((run) => measurement('small', 'ceiling-pk', 8, run, 2000, 1)),
+  ];
+  const results = aggregate(measurements, ['tiny', 'small']);
+
+  it('reports medians over runs, ratios to the ceilings and growth with the dataset', () => {
+    const blocks = results.find((r) => r.scale === 'small' && r.target === 'blocks')!;
+    assert.equal(blocks.runs, 3);
+    assert.equal(blocks.rps, 1200);
+    assert.equal(blocks.p50Ms, 4);
+    assert.deepEqual(blocks.non2xx, { 400: 30 });
+    assert.equal(blocks.ofJsonCeiling, 0.3);
+    assert.equal(blocks.ofPkCeiling, 0.6);
+    assert.equal(blocks.p50Growth, 2);
+    assert.equal(results.find((r) => r.scale === 'tiny')!.p50Growth, null);
+    assert.equal(results[0]!.scale, 'small', 'the larger scale first');
+  });
+
+  it('writes a Markdown table and a well-formed SVG chart', () => {
+    const report: BenchReport = {
+      startedAt: '2024-01-01T00:00:00.000Z',
+      finishedAt: '2024-01-01T00:01:00.000Z',
+      backend: 'postgres',
+      options: { seed: 1, runs: 3, durationSeconds: 2, concurrency: [8], targets: ['blocks'] },
+      machine: { cpus: 2, cpuModel: 'test', memoryGb: 1, node: 'v20' },
+      datasets: ['tiny', 'small'].map((scale) => ({ scale, totalRows: 10, rows: {}, load: { seconds: 1, rowsPerSecond: 10, indexSeconds: 1, analyzeSeconds: 1, backend: 'postgres' } })),
+      mixes: { small: { blocks: { latest: 3 } } },
+      results,
+      measurements,
+    };
+    const md = markdown(report);
+    assert.match(md, /\| blocks \| 8 \| 1200 \| 4\.00 \| 12\.00 \| 20\.00 \| 400: 30 \| 0 \| 0 \| 30% \| 60% \| 102 \| ×2\.00 \|/);
+    const svg = svgChart(report);
+    assert.match(svg, /^<svg [^>]*>[\s\S]*<\/svg>\n$/);
+    // background, two panels per scale (3 targets measured on small, 1 on tiny), one legend entry
+    assert.equal((svg.match(/<rect /g) ?? []).length, 1 + 2 * 3 + 2 * 1 + 1);
+  });
+});
