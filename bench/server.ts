@@ -71,6 +71,7 @@ async function main(): Promise<void> {
     else if (message.type === 'stop') {
       void (async () => {
         await app.close();
+        await app.handlersIdle();
         await db.close();
         process.exit(0);
       })();

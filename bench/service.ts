@@ -6,6 +6,8 @@ import type { ControlMessage, ServerMessage } from './protocol.js';
 export interface BenchService {
   baseUrl: string;
   backend: string;
+  /** the child's process id (RSS and open files can be read from /proc) */
+  pid: number;
   /** starts sampling the child's RSS */
   rssStart(): void;
   /** stops sampling; the peak RSS in bytes since rssStart */
@@ -51,6 +53,7 @@ export async function startService(env: Record<string, string | undefined>): Pro
   return {
     baseUrl: `http://127.0.0.1:${ready.port}`,
     backend: ready.backend,
+    pid: child.pid!,
     rssStart: () => send({ type: 'rss-start' }),
     async rssStop() {
       const reply = nextMessage(child, 'rss');

@@ -22,6 +22,39 @@ export interface AppOptions {
   logger: FastifyBaseLogger;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** resolves when no handler is running (or after `timeoutMs`); call after close(), before closing the database */
+    handlersIdle(timeoutMs?: number): Promise<void>;
+  }
+}
+
+/**
+ * Counts running handlers, also those whose client has gone away (close() does not wait for those),
+ * so that shutdown can let them finish before the database closes under them.
+ */
+function trackHandlers(app: FastifyInstance): void {
+  const running = new WeakSet<object>();
+  let active = 0;
+  let waiters: (() => void)[] = [];
+  app.addHook('preHandler', async (request) => {
+    running.add(request);
+    active++;
+  });
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (running.delete(request) && --active === 0) {
+      for (const wake of waiters) wake();
+      waiters = [];
+    }
+    return payload;
+  });
+  app.decorate('handlersIdle', async (timeoutMs = 10_000) => {
+    if (active === 0) return;
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
+    await Promise.race([new Promise<void>((resolve) => waiters.push(resolve)), timeout]);
+  });
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
@@ -61,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
+  trackHandlers(app);
   registerHealthRoutes(app, ctx);
   await registerDocsRoutes(app);
   registerApiRoutes(app, ctx);

@@ -72,7 +72,7 @@ export interface Listeners {
   publicUrl: string;
   /** null when admin.enabled is false */
   adminUrl: string | null;
-  /** stops both listeners (not the database) */
+  /** stops both listeners and waits for running handlers (not the database) */
   close(): Promise<void>;
 }
 
@@ -90,6 +90,7 @@ export async function startListeners(options: { config: Config; db: Db; clock: C
   const app = await buildApp(options);
   const close = async () => {
     await Promise.all([app.close(), admin?.close()]);
+    await app.handlersIdle();
   };
   try {
     await app.listen({ port: config.port, host: config.host });

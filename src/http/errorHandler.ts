@@ -10,7 +10,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown };
   if (typeof e?.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
   const message = typeof e?.message === 'string' ? e.message : '';
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed|PGlite is closed/i.test(message);
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed|PGlite is closed|Cannot use a pool after calling end/i.test(message);
 }
 
 /** Every error leaves as the reference's envelope: 4xx with its message, 503 for the database, else 500. */
