@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, Queryable, Row } from './db.js';
 import { OID, parseInt8, parseInt8Array, parseJsonExact } from './typeParsers.js';
@@ -23,6 +24,25 @@ export interface PostgresOptions {
   onError?: (err: Error) => void;
 }
 
+/** Distinct statement texts given a name; past this, statements run unnamed (planned each time). */
+const MAX_NAMED_STATEMENTS = 2000;
+
+/**
+ * Names statements so that each connection prepares a statement once and PostgreSQL can reuse its
+ * plan: planning costs as much as executing the typical API query.
+ */
+function statementNamer(): (text: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (text) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_NAMED_STATEMENTS) {
+      name = 'lqs_' + createHash('sha1').update(text).digest('hex').slice(0, 24);
+      names.set(text, name);
+    }
+    return name;
+  };
+}
+
 export async function openPostgres(options: PostgresOptions): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -36,8 +56,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', (err) => options.onError?.(err));
 
+  const nameOf = statementNamer();
   const run = async <R>(client: pg.Pool | pg.PoolClient, text: string, params: readonly unknown[] = []) =>
-    (await client.query({ text, values: params as unknown[] })).rows as R[];
+    (await client.query({ name: nameOf(text), text, values: params as unknown[] })).rows as R[];
 
   return {
     backend: 'postgres',
