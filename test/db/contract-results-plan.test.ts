@@ -117,7 +117,7 @@ describe('contract result queries are index-backed', () => {
       assert.equal(body!.logs.length, 3);
       assert.ok(body!.state_changes.length >= 2);
       if (execution === ethWithCallDataFile) assert.equal(body!.function_parameters, '0x0c0d0e');
-      assert.ok(queries.length >= 3);
+      assert.ok(queries.length >= 1);
       assert.deepEqual(await sequentialScans(harness().db, queries, LARGE_TABLES), []);
     });
   }

@@ -16,60 +16,55 @@ export interface InvolvedContracts {
   payer_account_id: bigint;
 }
 
-const INVOLVED_COLUMNS = 'ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id';
+/**
+ * How an execution is found: an SQL query yielding its `contract_transaction` row
+ * (consensus_timestamp, contract_ids, payer_account_id) from the parameters after the shared ones.
+ */
+export interface ExecutionLookup {
+  sql: (param: (value: unknown) => string) => string;
+}
 
 /**
  * The execution of a transaction id: the transaction with that payer, valid start and nonce whose
  * consensus timestamp is within [validStart, maxTimestamp], a SUCCESS first, else the latest; then
- * its `contract_transaction` row for the payer. Null when either is missing.
+ * its `contract_transaction` row for the payer.
  */
-export async function findInvolvedByTransactionId(
-  db: Queryable,
-  payer: bigint,
-  validStartNs: bigint,
-  maxTimestamp: bigint,
-  nonce: number,
-): Promise<InvolvedContracts | null> {
-  const rows = await db.query<InvolvedContracts>(
-    `with tx as (
-       select consensus_timestamp, payer_account_id from transaction
-       where payer_account_id = $1 and consensus_timestamp >= $2 and consensus_timestamp <= $3
-         and valid_start_ns = $2 and nonce = $4
-       order by (result = ${SUCCESS}) desc, consensus_timestamp desc
-       limit 1
-     )
-     select ${INVOLVED_COLUMNS}
-     from tx join contract_transaction ct on ct.consensus_timestamp = tx.consensus_timestamp and ct.entity_id = tx.payer_account_id`,
-    [payer, validStartNs, maxTimestamp, nonce],
-  );
-  return rows[0] ?? null;
+export function byTransactionId(payer: bigint, validStartNs: bigint, maxTimestamp: bigint, nonce: number): ExecutionLookup {
+  return {
+    sql: (param) => {
+      const [p, start, end, n] = [param(payer), param(validStartNs), param(maxTimestamp), param(nonce)];
+      return `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id
+        from (select consensus_timestamp, payer_account_id from transaction
+              where payer_account_id = ${p} and consensus_timestamp >= ${start} and consensus_timestamp <= ${end}
+                and valid_start_ns = ${start} and nonce = ${n}
+              order by (result = ${SUCCESS}) desc, consensus_timestamp desc
+              limit 1) tx
+        join contract_transaction ct on ct.consensus_timestamp = tx.consensus_timestamp and ct.entity_id = tx.payer_account_id`;
+    },
+  };
 }
 
 /**
  * The execution of an Ethereum transaction hash: the `contract_transaction_hash` row with exactly
  * that hash, a SUCCESS first, else the latest; then its `contract_transaction` row for the contract.
  */
-export async function findInvolvedByHash(db: Queryable, hash: Uint8Array): Promise<InvolvedContracts | null> {
-  const rows = await db.query<InvolvedContracts>(
-    `with h as (
-       select consensus_timestamp, entity_id from contract_transaction_hash
-       where hash = $1
-       order by (transaction_result = ${SUCCESS}) desc, consensus_timestamp desc
-       limit 1
-     )
-     select ${INVOLVED_COLUMNS}
-     from h join contract_transaction ct on ct.consensus_timestamp = h.consensus_timestamp and ct.entity_id = h.entity_id`,
-    [hash],
-  );
-  return rows[0] ?? null;
+export function byHash(hash: Uint8Array): ExecutionLookup {
+  return {
+    sql: (param) => `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id
+      from (select consensus_timestamp, entity_id from contract_transaction_hash
+            where hash = ${param(hash)}
+            order by (transaction_result = ${SUCCESS}) desc, consensus_timestamp desc
+            limit 1) h
+      join contract_transaction ct on ct.consensus_timestamp = h.consensus_timestamp and ct.entity_id = h.entity_id`,
+  };
 }
 
-export async function findInvolvedByEntity(db: Queryable, timestamp: bigint, entityId: bigint): Promise<InvolvedContracts | null> {
-  const rows = await db.query<InvolvedContracts>(
-    `select ${INVOLVED_COLUMNS} from contract_transaction ct where ct.consensus_timestamp = $1 and ct.entity_id = $2`,
-    [timestamp, entityId],
-  );
-  return rows[0] ?? null;
+/** The execution at `timestamp` that involved `entityId`. */
+export function byEntity(timestamp: bigint, entityId: bigint): ExecutionLookup {
+  return {
+    sql: (param) => `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id
+      from contract_transaction ct where ct.consensus_timestamp = ${param(timestamp)} and ct.entity_id = ${param(entityId)}`,
+  };
 }
 
 /** Live (deleted = false) contracts and accounts holding this EVM address; at most two, to detect ambiguity. */
@@ -164,6 +159,8 @@ export interface EthereumTransactionRow {
 }
 
 export interface ContractResultDetail {
+  /** the execution's `contract_transaction` row */
+  involved: InvolvedContracts;
   result: ContractResultRow;
   block: BlockRow | null;
   eth: EthereumTransactionRow | null;
@@ -171,6 +168,8 @@ export interface ContractResultDetail {
   callDataFile: FileContent | null;
   /** the fee schedule and exchange rate files as of the timestamp; loaded only without an eth transaction */
   gasFiles: { feeSchedule: FileContent; exchangeRate: FileContent } | null;
+  logs: ContractLogRow[];
+  stateChanges: ContractStateChangeRow[];
 }
 
 const RESULT_COLUMNS = [
@@ -186,32 +185,55 @@ const ETH_COLUMNS = [
 /** A user file (num > 1000) holds call data; system files never do. */
 const USER_FILE = `(et.call_data_id & ${MAX_NUM}) > 1000`;
 
+const LOG_COLUMNS = ['bloom', 'contract_id', 'data', 'index', 'topic0', 'topic1', 'topic2', 'topic3', 'evm_address'] as const;
+const STATE_CHANGE_COLUMNS = ['contract_id', 'slot', 'value_read', 'value_written', 'evm_address'] as const;
+
+/** `array_agg(<alias>.<column> order by …) as <prefix>_<column>` for each column. */
+function aggregated(columns: readonly string[], alias: (column: string) => string, orderBy: string, prefix: string): string {
+  return columns.map((c) => `array_agg(${alias(c)} order by ${orderBy}) as ${prefix}_${c}`).join(', ');
+}
+
+export interface DetailOptions {
+  systemFiles: { feeSchedule: bigint; exchangeRate: bigint };
+  /** route F's contract: its state changes are kept even when they are migration rows */
+  requestedContract: bigint | null;
+}
+
 /**
- * Everything about the contract result at `timestamp` in one statement: the result among the
- * involved contracts (any contract when `contractIds` is empty) with its contract's EVM address;
- * the block (first record file ending at or after it); the wrapped Ethereum transaction of the
- * payer, counted only when a transaction row of the same payer and time exists; the content of its
- * call-data file; and, only when there is no Ethereum transaction, the fee schedule and exchange
- * rate files as of the timestamp (the lateral subqueries are gated, so they cost nothing otherwise).
+ * Everything about one contract result in one statement: the execution found by `lookup` (its
+ * `contract_transaction` row), the result at its timestamp among the involved contracts (any
+ * contract when the list is empty) with its contract's EVM address; the block (first record file
+ * ending at or after it); the wrapped Ethereum transaction of the payer, counted only when a
+ * transaction row of the same payer and time exists; the content of its call-data file; only when
+ * there is no Ethereum transaction, the fee schedule and exchange rate files as of the timestamp
+ * (gated lateral subqueries cost nothing otherwise); and the logs and state changes as arrays.
+ * Null when there is no such execution or result.
  */
-export async function findContractResultDetail(
-  db: Queryable,
-  timestamp: bigint,
-  contractIds: readonly bigint[],
-  payer: bigint,
-  systemFiles: { feeSchedule: bigint; exchangeRate: bigint },
-): Promise<ContractResultDetail | null> {
+export async function findContractResultDetail(db: Queryable, lookup: ExecutionLookup, options: DetailOptions): Promise<ContractResultDetail | null> {
+  const params: unknown[] = [];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const involved = lookup.sql(param);
+  const [feeSchedule, exchangeRate] = [param(options.systemFiles.feeSchedule), param(options.systemFiles.exchangeRate)];
+  const requested = param(options.requestedContract);
   const asOf: TimestampBound[] = [['<=', 'cr.consensus_timestamp']];
+  const among = (column: string) => `(cardinality(inv.contract_ids) = 0 or ${column} = any(inv.contract_ids))`;
   const rows = await db.query<Record<string, unknown>>(
-    `select ${RESULT_COLUMNS.map((c) => `cr.${c}`).join(', ')},
+    `with inv as (${involved})
+     select inv.contract_ids as inv_contract_ids, inv.payer_account_id as inv_payer_account_id,
+       ${RESULT_COLUMNS.map((c) => `cr.${c}`).join(', ')},
        case when cr.sender_id is null then cr.function_result end as function_result,
        e.evm_address,
        rf.index as block_index, rf.hash as block_hash, rf.gas_used as block_gas_used,
        et.consensus_timestamp as eth_timestamp, ${ETH_COLUMNS.map((c) => `et.${c} as eth_${c}`).join(', ')},
        cd.content as call_data_content, cd.first_timestamp as call_data_first_timestamp,
        fs.content as fee_schedule_content, fs.first_timestamp as fee_schedule_first_timestamp,
-       er.content as exchange_rate_content, er.first_timestamp as exchange_rate_first_timestamp
-     from contract_result cr
+       er.content as exchange_rate_content, er.first_timestamp as exchange_rate_first_timestamp,
+       logs.*, changes.*
+     from inv
+     join contract_result cr on cr.consensus_timestamp = inv.consensus_timestamp and ${among('cr.contract_id')}
      left join entity e on e.id = cr.contract_id
      left join lateral (
        select index, hash, gas_used from record_file where consensus_end >= cr.consensus_timestamp order by consensus_end limit 1
@@ -219,14 +241,24 @@ export async function findContractResultDetail(
      left join lateral (
        select et.* from ethereum_transaction et
        join transaction t on t.consensus_timestamp = et.consensus_timestamp and t.payer_account_id = et.payer_account_id
-       where et.consensus_timestamp = cr.consensus_timestamp and et.payer_account_id = $3
+       where et.consensus_timestamp = cr.consensus_timestamp and et.payer_account_id = inv.payer_account_id
      ) et on true
      left join lateral (${fileContentSql('et.call_data_id', [])} and ${USER_FILE}) cd on true
-     left join lateral (${fileContentSql('$4', asOf)} and et.consensus_timestamp is null) fs on true
-     left join lateral (${fileContentSql('$5', asOf)} and et.consensus_timestamp is null) er on true
-     where cr.consensus_timestamp = $1 and (cardinality($2::bigint[]) = 0 or cr.contract_id = any($2::bigint[]))
+     left join lateral (${fileContentSql(feeSchedule, asOf)} and et.consensus_timestamp is null) fs on true
+     left join lateral (${fileContentSql(exchangeRate, asOf)} and et.consensus_timestamp is null) er on true
+     left join lateral (
+       select ${aggregated(LOG_COLUMNS, (c) => (c === 'evm_address' ? 'le.evm_address' : `l.${c}`), 'l.index', 'log')}
+       from contract_log l left join entity le on le.id = l.contract_id
+       where l.consensus_timestamp = cr.consensus_timestamp and ${among('l.contract_id')}
+     ) logs on true
+     left join lateral (
+       select ${aggregated(STATE_CHANGE_COLUMNS, (c) => (c === 'evm_address' ? 'se.evm_address' : `s.${c}`), 's.contract_id, s.slot', 'change')}
+       from contract_state_change s left join entity se on se.id = s.contract_id
+       where s.consensus_timestamp = cr.consensus_timestamp
+         and (s.contract_id = ${requested}::bigint or (${among('s.contract_id')} and s.migration is false))
+     ) changes on true
      limit 1`,
-    [timestamp, contractIds, payer, systemFiles.feeSchedule, systemFiles.exchangeRate],
+    params,
   );
   const row = rows[0];
   return row ? detailOf(row) : null;
@@ -236,6 +268,12 @@ function pick<T>(row: Record<string, unknown>, columns: readonly string[], prefi
   return Object.fromEntries(columns.map((c) => [c, row[prefix + c]])) as T;
 }
 
+/** Rows from the parallel arrays `<prefix>_<column>` (all NULL when there are none). */
+function unzip<T>(row: Record<string, unknown>, columns: readonly string[], prefix: string): T[] {
+  const arrays = columns.map((c) => (row[`${prefix}_${c}`] as unknown[] | null) ?? []);
+  return arrays[0]!.map((_, i) => Object.fromEntries(columns.map((c, k) => [c, arrays[k]![i] ?? null])) as T);
+}
+
 function fileOf(row: Record<string, unknown>, prefix: string): FileContent {
   return { content: row[`${prefix}_content`] as Uint8Array | null, first_timestamp: row[`${prefix}_first_timestamp`] as bigint | null };
 }
@@ -243,11 +281,18 @@ function fileOf(row: Record<string, unknown>, prefix: string): FileContent {
 function detailOf(row: Record<string, unknown>): ContractResultDetail {
   const hasEth = row.eth_timestamp !== null;
   return {
+    involved: {
+      consensus_timestamp: row.consensus_timestamp as bigint,
+      contract_ids: row.inv_contract_ids as bigint[],
+      payer_account_id: row.inv_payer_account_id as bigint,
+    },
     result: pick<ContractResultRow>(row, [...RESULT_COLUMNS, 'function_result', 'evm_address']),
     block: row.block_index === null ? null : { index: row.block_index as bigint, hash: row.block_hash as string, gas_used: row.block_gas_used as bigint | null },
     eth: hasEth ? pick<EthereumTransactionRow>(row, ETH_COLUMNS, 'eth_') : null,
     callDataFile: hasEth && row.call_data_first_timestamp !== null ? fileOf(row, 'call_data') : null,
     gasFiles: hasEth ? null : { feeSchedule: fileOf(row, 'fee_schedule'), exchangeRate: fileOf(row, 'exchange_rate') },
+    logs: unzip<ContractLogRow>(row, LOG_COLUMNS, 'log'),
+    stateChanges: unzip<ContractStateChangeRow>(row, STATE_CHANGE_COLUMNS, 'change'),
   };
 }
 
@@ -263,51 +308,10 @@ export interface ContractLogRow {
   evm_address: Uint8Array | null;
 }
 
-const INVOLVED = (column: string) => `(cardinality($2::bigint[]) = 0 or ${column} = any($2::bigint[]))`;
-
-/** Logs of the involved contracts at `timestamp`, by index. */
-export async function findContractLogs(db: Queryable, timestamp: bigint, contractIds: readonly bigint[]): Promise<ContractLogRow[]> {
-  return db.query<ContractLogRow>(
-    `select l.bloom, l.contract_id, l.data, l.index, l.topic0, l.topic1, l.topic2, l.topic3, e.evm_address
-     from contract_log l
-     left join entity e on e.id = l.contract_id
-     where l.consensus_timestamp = $1 and ${INVOLVED('l.contract_id')}
-     order by l.index`,
-    [timestamp, contractIds],
-  );
-}
-
 export interface ContractStateChangeRow {
   contract_id: bigint;
   slot: Uint8Array;
   value_read: Uint8Array;
   value_written: Uint8Array | null;
   evm_address: Uint8Array | null;
-}
-
-/**
- * State changes at `timestamp` of the involved contracts, migration rows excluded, by contract and
- * slot. With `requestedContract` (route F), that contract's rows are kept even when they are
- * migration rows.
- */
-export async function findContractStateChanges(
-  db: Queryable,
-  timestamp: bigint,
-  contractIds: readonly bigint[],
-  requestedContract: bigint | null,
-): Promise<ContractStateChangeRow[]> {
-  const params: unknown[] = [timestamp, contractIds];
-  let condition = `${INVOLVED('s.contract_id')} and s.migration is false`;
-  if (requestedContract !== null) {
-    params.push(requestedContract);
-    condition = `(s.contract_id = $3 or (${condition}))`;
-  }
-  return db.query<ContractStateChangeRow>(
-    `select s.contract_id, s.slot, s.value_read, s.value_written, e.evm_address
-     from contract_state_change s
-     left join entity e on e.id = s.contract_id
-     where s.consensus_timestamp = $1 and ${condition}
-     order by s.contract_id, s.slot`,
-    params,
-  );
 }

@@ -11,17 +11,7 @@ import { schemaRef } from '../../http/openapi.js';
 import { rules } from '../../http/params.js';
 import type { RequestQuery } from '../../http/query.js';
 import { gasPriceAt } from './gasPrice.js';
-import {
-  findContractIdsByEvmAddress,
-  findContractLogs,
-  findContractResultDetail,
-  findContractStateChanges,
-  findFileContent,
-  findInvolvedByEntity,
-  findInvolvedByHash,
-  findInvolvedByTransactionId,
-  type InvolvedContracts,
-} from './queries.js';
+import { byEntity, byHash, byTransactionId, findContractIdsByEvmAddress, findContractResultDetail, findFileContent, type ExecutionLookup } from './queries.js';
 import { contractResultView } from './view.js';
 
 const BY_TRANSACTION_RULES = { hbar: rules.hbar, nonce: rules.nonce };
@@ -48,10 +38,10 @@ function hbarOf(query: RequestQuery): boolean {
   throw badRequest(`Invalid hbar parameter value: ${shown}. Must be 'true' or 'false'`);
 }
 
-/** The contract involvement of a transaction id (with its `nonce`) or of an Ethereum hash; null when there is none. */
-async function involvedByTransactionIdOrHash(ctx: AppContext, text: string, nonce: number): Promise<InvolvedContracts | null> {
+/** How to find the execution of a transaction id (with its `nonce`) or of an Ethereum hash; null when none can exist. */
+function lookupByTransactionIdOrHash(ctx: AppContext, text: string, nonce: number): ExecutionLookup | null {
   const hash = ETH_HASH.exec(text);
-  if (hash) return findInvolvedByHash(ctx.db, Buffer.from(hash[2]!, 'hex'));
+  if (hash) return byHash(Buffer.from(hash[2]!, 'hex'));
 
   const parsed = parseTransactionId(text, ctx.config);
   if (!parsed.ok) throw badRequest(parsed.reason === 'entity' ? `Invalid entity ID "${parsed.entity}"` : INVALID_TRANSACTION_ID);
@@ -59,7 +49,7 @@ async function involvedByTransactionIdOrHash(ctx: AppContext, text: string, nonc
   // no consensus timestamp fits int64 beyond this
   if (validStartNs > MAX_INT64) return null;
   const windowEnd = validStartNs + ctx.config.query.maxTransactionConsensusTimestampRangeNs;
-  return findInvolvedByTransactionId(ctx.db, payer, validStartNs, windowEnd > MAX_INT64 ? MAX_INT64 : windowEnd, nonce);
+  return byTransactionId(payer, validStartNs, windowEnd > MAX_INT64 ? MAX_INT64 : windowEnd, nonce);
 }
 
 /** The encoded id a contract reference names; an EVM address no live contract or account holds gives null. */
@@ -71,27 +61,18 @@ async function contractIdOf(ctx: AppContext, ref: EntityRef): Promise<bigint | n
 }
 
 /**
- * Loads and renders the contract result of an execution, setting 206 when its call result is
- * unknown. `requestedContract` is the contract named by route F, whose migration state changes are kept.
+ * Loads and renders the contract result of the execution `lookup` finds, setting 206 when its call
+ * result is unknown. `requestedContract` is the contract named by route F, whose migration state
+ * changes are kept.
  */
-async function contractResultResponse(
-  ctx: AppContext,
-  reply: FastifyReply,
-  involved: InvolvedContracts,
-  hbar: boolean,
-  requestedContract: bigint | null,
-) {
+async function contractResultResponse(ctx: AppContext, reply: FastifyReply, lookup: ExecutionLookup, hbar: boolean, requestedContract: bigint | null) {
   const { db, config } = ctx;
-  const { consensus_timestamp: timestamp, contract_ids: contractIds, payer_account_id: payer } = involved;
   const system = (num: bigint) => encodeEntityId(config.shard, config.realm, num);
   const files = { feeSchedule: system(FEE_SCHEDULE_FILE), exchangeRate: system(EXCHANGE_RATE_FILE) };
 
-  const [detail, logs, stateChanges] = await Promise.all([
-    findContractResultDetail(db, timestamp, contractIds, payer, files),
-    findContractLogs(db, timestamp, contractIds),
-    findContractStateChanges(db, timestamp, contractIds, requestedContract),
-  ]);
+  const detail = await findContractResultDetail(db, lookup, { systemFiles: files, requestedContract });
   if (!detail) throw notFound();
+  const timestamp = detail.result.consensus_timestamp;
 
   const gasPrice = detail.gasFiles
     ? await gasPriceAt(timestamp, {
@@ -103,7 +84,7 @@ async function contractResultResponse(
     : null;
 
   if (detail.result.call_result === null) reply.code(206);
-  return contractResultView(detail, logs, stateChanges, {
+  return contractResultView(detail, {
     hbar,
     chainId: config.network.chainId,
     delegationAddress: config.response.enableDelegationAddress,
@@ -118,9 +99,9 @@ export function registerContractResultRoutes(app: FastifyInstance, ctx: AppConte
     const hbar = hbarOf(query);
     const nonce = Number(lastFilter(filters, 'nonce')?.value ?? 0);
 
-    const involved = await involvedByTransactionIdOrHash(ctx, request.params.transactionIdOrHash, nonce);
-    if (!involved) throw notFound();
-    return contractResultResponse(ctx, reply, involved, hbar, null);
+    const lookup = lookupByTransactionIdOrHash(ctx, request.params.transactionIdOrHash, nonce);
+    if (!lookup) throw notFound();
+    return contractResultResponse(ctx, reply, lookup, hbar, null);
   });
 
   app.get<{ Params: { contractIdOrAddress: string; timestamp: string } }>(
@@ -138,10 +119,9 @@ export function registerContractResultRoutes(app: FastifyInstance, ctx: AppConte
       validateParams(query, BY_TIMESTAMP_RULES);
 
       const contractId = await contractIdOf(ctx, ref);
-      const involved = contractId === null ? null : await findInvolvedByEntity(ctx.db, clampToInt64(timestamp), contractId);
-      if (!involved) throw notFound();
+      if (contractId === null) throw notFound();
       // the reference keeps the named contract's migration rows only for a truthy (non-zero) id
-      return contractResultResponse(ctx, reply, involved, hbar, contractId === 0n ? null : contractId);
+      return contractResultResponse(ctx, reply, byEntity(clampToInt64(timestamp), contractId), hbar, contractId === 0n ? null : contractId);
     },
   );
 }

@@ -131,13 +131,8 @@ function ethereumFields(eth: EthereumTransactionRow, result: ContractResultRow, 
   };
 }
 
-export function contractResultView(
-  detail: ContractResultDetail,
-  logs: readonly ContractLogRow[],
-  stateChanges: readonly ContractStateChangeRow[],
-  options: ContractResultViewOptions,
-) {
-  const { result, block, eth } = detail;
+export function contractResultView(detail: ContractResultDetail, options: ContractResultViewOptions) {
+  const { result, block, eth, logs, stateChanges } = detail;
   const successful = isSuccessful(result.transaction_result);
   const status = successful ? '0x1' : '0x0';
   const name = resultName(result.transaction_result);
