@@ -160,19 +160,21 @@ function readExchangeRate(bytes: Uint8Array): ExchangeRate {
   return rate;
 }
 
-/** ExchangeRateSet {currentRate=1, nextRate=2}; throws on malformed input. */
-export function decodeExchangeRateSet(bytes: Uint8Array): { current: ExchangeRate; next: ExchangeRate } {
-  let current: ExchangeRate | null = null;
-  let next: ExchangeRate | null = null;
+/** A message {current=1, next=2} of two `T`s, both required; throws on malformed input. */
+function readCurrentAndNext<T>(bytes: Uint8Array, readItem: (bytes: Uint8Array) => T, what: string): { current: T; next: T } {
+  const items: { current?: T; next?: T } = {};
   readFields(bytes, (field, wire, r) => {
     if (wire !== WIRE_LENGTH || (field !== 1 && field !== 2)) return false;
-    const rate = readExchangeRate(r.bytes());
-    if (field === 1) current = rate;
-    else next = rate;
+    items[field === 1 ? 'current' : 'next'] = readItem(r.bytes());
     return true;
   });
-  if (!current || !next) throw new Error('incomplete exchange rate set');
-  return { current, next };
+  if (items.current === undefined || items.next === undefined) throw new Error(`incomplete ${what}`);
+  return { current: items.current, next: items.next };
+}
+
+/** ExchangeRateSet {currentRate=1, nextRate=2}; throws on malformed input. */
+export function decodeExchangeRateSet(bytes: Uint8Array): { current: ExchangeRate; next: ExchangeRate } {
+  return readCurrentAndNext(bytes, readExchangeRate, 'exchange rate set');
 }
 
 export interface FeeSchedule {
@@ -232,15 +234,5 @@ function readFeeSchedule(bytes: Uint8Array): FeeSchedule {
 
 /** CurrentAndNextFeeSchedule {current=1, next=2}; throws on malformed input. */
 export function decodeFeeSchedules(bytes: Uint8Array): { current: FeeSchedule; next: FeeSchedule } {
-  let current: FeeSchedule | null = null;
-  let next: FeeSchedule | null = null;
-  readFields(bytes, (field, wire, r) => {
-    if (wire !== WIRE_LENGTH || (field !== 1 && field !== 2)) return false;
-    const schedule = readFeeSchedule(r.bytes());
-    if (field === 1) current = schedule;
-    else next = schedule;
-    return true;
-  });
-  if (!current || !next) throw new Error('incomplete fee schedule');
-  return { current, next };
+  return readCurrentAndNext(bytes, readFeeSchedule, 'fee schedule');
 }
