@@ -93,15 +93,20 @@ export const queryKeys = fc.constantFrom(
   '',
 );
 
-/** A query string of up to 12 parameters, each `key=[op:]value`, encoded or raw. */
+/** A query string of up to 12 parameters (mostly none or a few), each `key=[op:]value`, encoded or raw. */
+const param = fc.tuple(queryKeys, operators, anyValue, fc.boolean());
 export const queryStrings = fc
-  .array(fc.tuple(queryKeys, operators, anyValue, fc.boolean()), { maxLength: 12 })
+  .oneof(
+    { weight: 3, arbitrary: fc.constant([]) },
+    { weight: 4, arbitrary: fc.array(param, { maxLength: 2 }) },
+    { weight: 1, arbitrary: fc.array(param, { maxLength: 12 }) },
+  )
   .map((params) =>
     params.map(([key, op, value, encode]) => `${key}=${encode ? encodeURIComponent(op + value) : (op + value).replace(/[#&\s]/g, '')}`).join('&'),
   );
 
 function pathValue(values: fc.Arbitrary<string>): fc.Arbitrary<string> {
-  return fc.tuple(fc.oneof(values, hostile), fc.boolean()).map(([v, encode]) => (encode ? encodeURIComponent(v) : v.replace(/[/?#\s%]/g, 'x') || 'x'));
+  return fc.tuple(fc.oneof({ weight: 3, arbitrary: values }, { weight: 1, arbitrary: hostile }), fc.boolean()).map(([v, encode]) => (encode ? encodeURIComponent(v) : v.replace(/[/?#\s%]/g, 'x') || 'x'));
 }
 
 const accountPath = pathValue(fc.oneof(entityIds, evmAddresses, aliases));
