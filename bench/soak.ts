@@ -3,7 +3,8 @@
  * time, against the service in a child process. Passes when no response is a 5xx, no connection
  * fails, and the service's memory and open files are as steady at the end as after warm-up.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { consoleProgress } from '../src/generate/progress.js';
 import { prepareDataset } from './datasets.js';
@@ -18,6 +19,8 @@ const ROUND_SECONDS = 10;
 /** growth allowed between the first and the last sample (allocator and JIT settle, caches fill) */
 const RSS_SLACK = { factor: 1.25, mb: 64 };
 const FD_SLACK = 16;
+/** after a round, the clients' connections take a moment to close on the server side */
+const SETTLE_MS = 2000;
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -25,6 +28,21 @@ function rssMb(pid: number): number {
 }
 
 const openFiles = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+
+/** Open files by kind (socket, pipe, anon_inode:…, or a path), for a report on growth. */
+function openFileKinds(pid: number): Record<string, number> {
+  const kinds: Record<string, number> = {};
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    let target = 'gone';
+    try {
+      target = readlinkSync(`/proc/${pid}/fd/${fd}`).replace(/:\[\d+\]$/, '');
+    } catch {
+      // closed meanwhile
+    }
+    kinds[target] = (kinds[target] ?? 0) + 1;
+  }
+  return kinds;
+}
 
 function interleave(mixes: MixRequest[][]): MixRequest[] {
   const longest = Math.max(...mixes.map((m) => m.length));
@@ -56,7 +74,8 @@ async function main(): Promise<number> {
   const service = await startService(dataset.env);
   try {
     await runLoad(service.baseUrl, mix, concurrency, WARM_UP_SECONDS);
-    const start = { rssMb: rssMb(service.pid), openFiles: openFiles(service.pid) };
+    await sleep(SETTLE_MS);
+    const start = { rssMb: rssMb(service.pid), openFiles: openFiles(service.pid), kinds: openFileKinds(service.pid) };
     const statuses: Record<string, number> = {};
     const socketErrors: Record<string, number> = {};
     let requests = 0;
@@ -71,14 +90,17 @@ async function main(): Promise<number> {
         `soak ${elapsed + ROUND_SECONDS}s: ${Math.round(result.rps)} req/s, p99 ${result.latencyMs.p99.toFixed(1)} ms, rss ${rssMb(service.pid).toFixed(0)} MB, fds ${openFiles(service.pid)}\n`,
       );
     }
-    const end = { rssMb: rssMb(service.pid), openFiles: openFiles(service.pid) };
+    await sleep(SETTLE_MS);
+    const end = { rssMb: rssMb(service.pid), openFiles: openFiles(service.pid), kinds: openFileKinds(service.pid) };
     const fiveXx = Object.entries(statuses).filter(([c]) => c.startsWith('5')).reduce((n, [, k]) => n + k, 0);
     const errors = Object.values(socketErrors).reduce((a, b) => a + b, 0);
     const problems = [
       ...(fiveXx > 0 ? [`${fiveXx} responses with a 5xx status`] : []),
       ...(errors > 0 ? [`socket errors ${JSON.stringify(socketErrors)}`] : []),
       ...(end.rssMb > start.rssMb * RSS_SLACK.factor + RSS_SLACK.mb ? [`RSS grew from ${start.rssMb.toFixed(0)} to ${end.rssMb.toFixed(0)} MB`] : []),
-      ...(end.openFiles > start.openFiles + FD_SLACK ? [`open files grew from ${start.openFiles} to ${end.openFiles}`] : []),
+      ...(end.openFiles > start.openFiles + FD_SLACK
+        ? [`open files grew from ${start.openFiles} ${JSON.stringify(start.kinds)} to ${end.openFiles} ${JSON.stringify(end.kinds)}`]
+        : []),
     ];
     console.log(
       [
