@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { formatTimestamp } from '../../src/domain/timestamp.js';
 import { get, useHarness, type JsonResponse } from '../support/harness.js';
 import type { Harness } from '../../src/conformance/harness.js';
+import { typedPageTuning } from '../../src/routes/accounts/typedPage.js';
 
 const B = 1_650_000_000_000_000_000n;
 const SECOND = 1_000_000_000n;
@@ -298,6 +299,39 @@ describe('account transactions', () => {
     const bounded = setup.expected.filter((t) => t >= ts(20) && t <= ts(100));
     assert.deepEqual(await pageThrough(`/api/v1/accounts/0.0.8?timestamp=gte:${ts(20)}&timestamp=lte:${ts(100)}&limit=5`), [...bounded].reverse());
     assert.deepEqual(await pageThrough(`/api/v1/accounts/0.0.8?timestamp=gte:${ts(20)}&timestamp=lte:${ts(100)}&limit=5&order=asc`), bounded);
+  });
+
+  it('lists a type through transfers in transactions others pay the same whether the walk finishes or a merge completes it', async () => {
+    const transactions: Record<string, unknown>[] = [];
+    const expected: string[] = [];
+    const quiet = { nodeAccountId: '0.0.3', charged_tx_fee: 0 };
+    for (let i = 0; i < 60; i++) {
+      const k = 2 * i;
+      transactions.push({ consensus_timestamp: ns(k + 1), payerAccountId: '0.0.9', ...quiet, transfers: [{ account: '0.0.10', amount: 1 }] });
+      if (i % 3 === 1) {
+        // a transfer to 0.0.8 in a transaction of another type
+        transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.9', type: 37, ...quiet, transfers: [{ account: '0.0.8', amount: 1 }] });
+        continue;
+      }
+      expected.push(ts(k));
+      if (i % 7 === 0) transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.8', ...quiet });
+      else if (i % 3 === 0) transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.9', ...quiet, transfers: [{ account: '0.0.8', amount: 1 }, { account: '0.0.9', amount: -1 }] });
+      else transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.9', ...quiet, token_transfer_list: [{ token_id: '0.0.5001', account: '0.0.8', amount: 2 }] });
+    }
+    await harness().prepare({ accounts: [...account8(130), { num: 9 }, { num: 10 }], transactions });
+    const saved = typedPageTuning.transferWalkLimit;
+    try {
+      for (const walkLimit of [saved, 3, 1]) {
+        typedPageTuning.transferWalkLimit = walkLimit;
+        for (const limit of [3, 25]) {
+          const url = `/api/v1/accounts/0.0.8?transactiontype=CRYPTOTRANSFER&limit=${limit}`;
+          assert.deepEqual(await pageThrough(url), [...expected].reverse(), `walk ${walkLimit}, limit ${limit}`);
+          assert.deepEqual(await pageThrough(`${url}&order=asc`), expected, `walk ${walkLimit}, limit ${limit}, asc`);
+        }
+      }
+    } finally {
+      typedPageTuning.transferWalkLimit = saved;
+    }
   });
 
   it('builds the next link from the caller’s query', async () => {

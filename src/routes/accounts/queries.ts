@@ -1,7 +1,7 @@
 /**
  * SQL of the account itself: the entity version with its staking row, and its hbar and token
- * balances, current or as of a timestamp range. Every lookup is keyed by the account id (primary
- * keys and the history tables' (id, lower(timestamp_range)) indexes).
+ * balances, current or as of a timestamp range, each in one statement. Every lookup is keyed by the
+ * account id (primary keys and the history tables' (id, lower(timestamp_range)) indexes).
  */
 import type { Queryable } from '../../db/db.js';
 import { SqlParams, versionConditions } from './sqlParams.js';
@@ -32,11 +32,6 @@ export interface AccountRow {
   end_stake_period: bigint | null;
 }
 
-export interface TokenBalanceRow {
-  token_id: bigint;
-  balance: bigint;
-}
-
 const ENTITY_COLUMNS = `alias, auto_renew_period, balance, balance_timestamp, created_timestamp, decline_reward,
   delegation_address, deleted, ethereum_nonce, evm_address, expiration_timestamp, id, key,
   max_automatic_token_associations, memo, receiver_sig_required, staked_account_id, staked_node_id,
@@ -45,25 +40,61 @@ const ENTITY_COLUMNS = `alias, auto_renew_period, balance, balance_timestamp, cr
 /** Accounts and contracts, except the treasury row the importer creates for itself. */
 const IS_ACCOUNT = `type in ('ACCOUNT', 'CONTRACT') and not (num = 2 and memo = 'Mirror node created synthetic treasury account')`;
 
-/** The current version of the account with its current staking row. */
-export async function findCurrentAccount(db: Queryable, id: bigint): Promise<AccountRow | undefined> {
-  const rows = await db.query<AccountRow>(
-    `select e.*, es.pending_reward, es.end_stake_period
+/** The account's row with its token balances (arrays in token id order; null when it has none). */
+export interface AccountStateRow extends AccountRow {
+  token_ids: bigint[] | null;
+  token_balances: bigint[] | null;
+}
+
+/** Historical state: the balance snapshot found in the window (null when none) and the account's balances in it. */
+export interface AccountStateAtRow extends AccountStateRow {
+  snapshot_timestamp: bigint | null;
+  snapshot_balance: bigint | null;
+}
+
+/** Token id and balance arrays of `rows` (a subquery of token_id, balance in token id order). */
+const tokenArrays = (rows: string) =>
+  `select array_agg(x.token_id order by x.token_id) as token_ids, array_agg(x.balance order by x.token_id) as token_balances from (${rows}) x`;
+
+/** The current version of the account with its current staking row and its associated tokens' balances. */
+export async function findCurrentAccountState(db: Queryable, id: bigint, tokenLimit: number): Promise<AccountStateRow | undefined> {
+  const rows = await db.query<AccountStateRow>(
+    `select e.*, es.pending_reward, es.end_stake_period, tb.token_ids, tb.token_balances
      from (select ${ENTITY_COLUMNS} from entity where id = $1 and ${IS_ACCOUNT}) e
-     left join entity_stake es on es.id = $1`,
-    [id],
+     left join entity_stake es on es.id = $1
+     left join lateral (${tokenArrays('select token_id, balance from token_account where account_id = $1 and associated is true order by token_id limit $2')}) tb on true`,
+    [id, tokenLimit],
   );
   return rows[0];
 }
 
-/** The latest entity version (entity ∪ entity_history) valid in the range, with the staking version valid in it. */
-export async function findAccountVersion(db: Queryable, id: bigint, range: TimestampRange): Promise<AccountRow | undefined> {
+/** The first instant (UTC) of the month of a nanosecond timestamp, as nanoseconds. */
+const monthStartOf = (ns: string) =>
+  `(extract(epoch from date_trunc('month', to_timestamp((${ns} / 1000000)::float8 / 1000) at time zone 'UTC')) * 1000000000)::bigint`;
+
+/**
+ * As of the range: the latest entity version (entity ∪ entity_history) valid in it with the staking
+ * version valid in it, and, when a snapshot window is given, the latest balance snapshot in the
+ * window (a time at which the treasury has a row) with the account's latest hbar balance and per
+ * token balance from the start of that snapshot's month up to it.
+ */
+export async function findAccountStateAt(
+  db: Queryable,
+  id: bigint,
+  range: TimestampRange,
+  snapshot: { treasury: bigint; window: SnapshotWindow } | null,
+  tokenLimit: number,
+): Promise<AccountStateAtRow | undefined> {
   const params = new SqlParams();
   const idParam = params.add(id);
   const entityWhere = [`id = ${idParam}`, IS_ACCOUNT, ...versionConditions('timestamp_range', range, params)].join(' and ');
   const stakeWhere = [`id = ${idParam}`, ...versionConditions('timestamp_range', range, params)].join(' and ');
-  const rows = await db.query<AccountRow>(
-    `select e.*, es.pending_reward, es.end_stake_period
+  const limit = params.add(tokenLimit);
+  const snapshotSql = snapshot ? snapshotTimestampSql(snapshot.treasury, snapshot.window, params) : 'select null::bigint as consensus_timestamp';
+  const from = monthStartOf('s.consensus_timestamp');
+  const rows = await db.query<AccountStateAtRow>(
+    `select e.*, es.pending_reward, es.end_stake_period, s.consensus_timestamp as snapshot_timestamp, b.balance as snapshot_balance,
+       tb.token_ids, tb.token_balances
      from (
        (select ${ENTITY_COLUMNS} from entity where ${entityWhere})
        union all
@@ -77,55 +108,30 @@ export async function findAccountVersion(db: Queryable, id: bigint, range: Times
        (select pending_reward, end_stake_period, timestamp_range from entity_stake_history where ${stakeWhere})
        order by timestamp_range desc
        limit 1
-     ) es on true`,
+     ) es on true
+     left join (${snapshotSql}) s on true
+     left join lateral (
+       select balance from account_balance
+       where account_id = ${idParam} and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
+       order by consensus_timestamp desc limit 1
+     ) b on true
+     left join lateral (${tokenArrays(`select distinct on (token_id) token_id, balance from token_balance
+       where account_id = ${idParam} and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
+       order by token_id, consensus_timestamp desc
+       limit ${limit}`)}) tb on true`,
     params.values,
   );
   return rows[0];
 }
 
-/** Associated tokens of the account in token id order (the current token balances). */
-export async function findCurrentTokenBalances(db: Queryable, id: bigint, limit: number): Promise<TokenBalanceRow[]> {
-  return db.query<TokenBalanceRow>(
-    'select token_id, balance from token_account where account_id = $1 and associated is true order by token_id limit $2',
-    [id, limit],
-  );
-}
-
 /** The latest balance snapshot in the window: a time at which the treasury has a row. */
-export async function findSnapshotTimestamp(db: Queryable, treasury: bigint, window: SnapshotWindow): Promise<bigint | undefined> {
-  const params = new SqlParams();
+function snapshotTimestampSql(treasury: bigint, window: SnapshotWindow, params: SqlParams): string {
   const conditions = [
     `account_id = ${params.add(treasury)}`,
     `consensus_timestamp >= ${params.add(window.lower)}`,
     `consensus_timestamp <= ${params.add(window.upper)}`,
   ];
   if (window.ne.length > 0) conditions.push(`consensus_timestamp <> all (${params.add(window.ne)}::bigint[])`);
-  const rows = await db.query<{ consensus_timestamp: bigint }>(
-    `select consensus_timestamp from account_balance where ${conditions.join(' and ')}
-     order by consensus_timestamp desc limit 1`,
-    params.values,
-  );
-  return rows[0]?.consensus_timestamp;
-}
-
-/** The account's latest hbar balance in [from, to]; 0 when it has no row there. */
-export async function findBalanceBetween(db: Queryable, id: bigint, from: bigint, to: bigint): Promise<bigint> {
-  const rows = await db.query<{ balance: bigint }>(
-    `select balance from account_balance
-     where account_id = $1 and consensus_timestamp >= $2 and consensus_timestamp <= $3
-     order by consensus_timestamp desc limit 1`,
-    [id, from, to],
-  );
-  return rows[0]?.balance ?? 0n;
-}
-
-/** Per token, the account's latest token balance in [from, to], in token id order. */
-export async function findTokenBalancesBetween(db: Queryable, id: bigint, from: bigint, to: bigint, limit: number): Promise<TokenBalanceRow[]> {
-  return db.query<TokenBalanceRow>(
-    `select distinct on (token_id) token_id, balance from token_balance
-     where account_id = $1 and consensus_timestamp >= $2 and consensus_timestamp <= $3
-     order by token_id, consensus_timestamp desc
-     limit $4`,
-    [id, from, to, limit],
-  );
+  return `select consensus_timestamp from account_balance where ${conditions.join(' and ')}
+       order by consensus_timestamp desc limit 1`;
 }

@@ -1,5 +1,4 @@
-/** Transaction rows and their transfers → Transaction objects of the account route. */
-import { toBase64 } from '../../domain/bytes.js';
+/** Page rows (a transaction with its transfers as arrays) → Transaction objects of the account route. */
 import { formatEntityId } from '../../domain/entityId.js';
 import { formatKey, type KeyView } from '../../domain/key.js';
 import { decodeCustomFeeLimit, type CustomFeeLimitView } from '../../domain/protobuf.js';
@@ -7,7 +6,7 @@ import { resultName } from '../../domain/resultCodes.js';
 import { formatTimestamp } from '../../domain/timestamp.js';
 import { formatTransactionId } from '../../domain/transactionId.js';
 import { transactionTypeName } from '../../domain/transactionTypes.js';
-import type { CryptoTransferRow, StakingRewardTransferRow, TokenTransferRow, TransactionRow } from './transactionQueries.js';
+import type { PageRow } from './pageSql.js';
 
 export interface TransferView {
   account: string | null;
@@ -62,13 +61,6 @@ export interface TransactionView {
   valid_start_timestamp: string | null;
 }
 
-/** The transfers of one transaction, found by its timestamp and payer. */
-export interface TransactionTransfers {
-  crypto: CryptoTransferRow[];
-  token: TokenTransferRow[];
-  stakingRewards: StakingRewardTransferRow[];
-}
-
 /** An id as stored in the `nft_transfer` JSON (a number, a big integer or null). */
 function jsonEntityId(value: unknown): string | null {
   if (typeof value === 'bigint') return formatEntityId(value);
@@ -91,20 +83,48 @@ function maxCustomFeesOf(limits: Uint8Array[] | null): CustomFeeLimitView[] {
   return (limits ?? []).flatMap((limit) => decodeCustomFeeLimit(limit));
 }
 
-const asString = (value: bigint | null) => (value === null ? null : value.toString());
+function transfersOf(row: PageRow): TransferView[] {
+  const accounts = row.transfer_accounts;
+  if (accounts === null) return [];
+  const amounts = row.transfer_amounts!;
+  const approvals = row.transfer_approvals!;
+  const out: TransferView[] = new Array(accounts.length);
+  for (let i = 0; i < accounts.length; i++) out[i] = { account: formatEntityId(accounts[i]), amount: amounts[i]!, is_approval: approvals[i] === true };
+  return out;
+}
 
-export function transactionView(row: TransactionRow, transfers: TransactionTransfers): TransactionView {
+function tokenTransfersOf(row: PageRow): TokenTransferView[] {
+  const tokens = row.token_ids;
+  if (tokens === null) return [];
+  const accounts = row.token_accounts!;
+  const amounts = row.token_amounts!;
+  const approvals = row.token_approvals!;
+  const out: TokenTransferView[] = new Array(tokens.length);
+  for (let i = 0; i < tokens.length; i++) {
+    out[i] = { token_id: formatEntityId(tokens[i]), account: formatEntityId(accounts[i]), amount: amounts[i]!, is_approval: approvals[i] === true };
+  }
+  return out;
+}
+
+function stakingRewardTransfersOf(row: PageRow): StakingRewardTransferView[] {
+  const accounts = row.reward_accounts;
+  if (accounts === null) return [];
+  const amounts = row.reward_amounts!;
+  return accounts.map((account, i) => ({ account: formatEntityId(account), amount: amounts[i]! }));
+}
+
+export function transactionView(row: PageRow): TransactionView {
   return {
     batch_key: formatKey(row.batch_key),
-    bytes: toBase64(row.transaction_bytes),
+    bytes: row.bytes,
     charged_tx_fee: row.charged_tx_fee,
     consensus_timestamp: formatTimestamp(row.consensus_timestamp),
     entity_id: formatEntityId(row.entity_id),
     high_volume: row.high_volume === true,
     high_volume_pricing_multiplier: row.high_volume_pricing_multiplier,
     max_custom_fees: maxCustomFeesOf(row.max_custom_fees),
-    max_fee: asString(row.max_fee),
-    memo_base64: toBase64(row.memo),
+    max_fee: row.max_fee,
+    memo_base64: row.memo_base64,
     name: transactionTypeName(row.type),
     nft_transfers: nftTransfersOf(row.nft_transfer),
     node: formatEntityId(row.node_account_id),
@@ -112,17 +132,12 @@ export function transactionView(row: TransactionRow, transfers: TransactionTrans
     parent_consensus_timestamp: formatTimestamp(row.parent_consensus_timestamp),
     result: resultName(row.result),
     scheduled: row.scheduled,
-    staking_reward_transfers: transfers.stakingRewards.map((t) => ({ account: formatEntityId(t.account_id), amount: t.amount })),
-    token_transfers: transfers.token.map((t) => ({
-      token_id: formatEntityId(t.token_id),
-      account: formatEntityId(t.account_id),
-      amount: t.amount,
-      is_approval: t.is_approval === true,
-    })),
-    transaction_hash: toBase64(row.transaction_hash),
+    staking_reward_transfers: stakingRewardTransfersOf(row),
+    token_transfers: tokenTransfersOf(row),
+    transaction_hash: row.transaction_hash,
     transaction_id: formatTransactionId(row.payer_account_id, row.valid_start_ns),
-    transfers: transfers.crypto.map((t) => ({ account: formatEntityId(t.entity_id), amount: t.amount, is_approval: t.is_approval === true })),
-    valid_duration_seconds: asString(row.valid_duration_seconds),
+    transfers: transfersOf(row),
+    valid_duration_seconds: row.valid_duration_seconds,
     valid_start_timestamp: formatTimestamp(row.valid_start_ns),
   };
 }

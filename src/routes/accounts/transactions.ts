@@ -1,18 +1,10 @@
-/** The `transactions` page of the account route: timestamp and type predicates, the page, its transfers. */
-import type { Queryable } from '../../db/db.js';
+/** The `transactions` page of the account route: timestamp bounds, the page with its transfers, rendered. */
+import type { Db } from '../../db/db.js';
 import type { Order } from '../../http/params.js';
-import {
-  findCryptoTransfers,
-  findStakingRewardTransfers,
-  findTokenTransfers,
-  findTransactionPage,
-  type CryptoTransferRow,
-  type TimestampPredicate,
-  type TokenTransferRow,
-  type StakingRewardTransferRow,
-  type TypeFilter,
-} from './transactionQueries.js';
 import { int64Values, sqlLower, sqlUpper, type TimestampRange } from './timestampRange.js';
+import { MIN_INT64, findUntypedPage, type PageBounds, type TimestampPredicate, type TypeFilter } from './transactionQueries.js';
+import { MAX_INT64 } from '../../domain/timestamp.js';
+import { findTypedPage } from './typedPage.js';
 import { transactionView, type TransactionView } from './transactionView.js';
 
 /** The page predicate; null when no transaction can match (an eq value no bigint can hold). */
@@ -20,6 +12,17 @@ export function timestampPredicate(range: TimestampRange): TimestampPredicate | 
   const eq = int64Values(range.eq);
   if (range.eq.length > 0 && eq.length === 0) return null;
   return { lower: sqlLower(range.lower), upper: sqlUpper(range.upper), eq: eq[0] ?? null, ne: int64Values(range.ne) };
+}
+
+/** The predicate as inclusive bounds (an eq value is both); null when they leave nothing. */
+function boundsOf(p: TimestampPredicate): PageBounds | null {
+  let lo = p.lower ?? MIN_INT64;
+  let hi = p.upper ?? MAX_INT64;
+  if (p.eq !== null) {
+    if (p.eq > lo) lo = p.eq;
+    if (p.eq < hi) hi = p.eq;
+  }
+  return lo <= hi ? { lo, hi, ne: p.ne } : null;
 }
 
 export interface TransactionPageRequest {
@@ -33,44 +36,11 @@ export interface TransactionPageRequest {
   limit: number;
 }
 
-const keyOf = (timestamp: bigint, payer: bigint) => `${timestamp}/${payer}`;
-
-function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const group = groups.get(k);
-    if (group) group.push(row);
-    else groups.set(k, [row]);
-  }
-  return groups;
-}
-
 /** The page of transactions with their hbar, token and staking reward transfers. */
-export async function loadTransactionPage(db: Queryable, request: TransactionPageRequest): Promise<TransactionView[]> {
-  const rows = await findTransactionPage(db, request);
-  if (rows.length === 0) return [];
-
-  const timestamps = rows.map((r) => r.consensus_timestamp);
-  const payers = [...new Set(rows.map((r) => r.payer_account_id))];
-  const [crypto, token, rewards] = await Promise.all([
-    findCryptoTransfers(db, timestamps, payers),
-    findTokenTransfers(db, timestamps, payers),
-    findStakingRewardTransfers(db, timestamps),
-  ]);
-  const cryptoByTransaction = groupBy<CryptoTransferRow>(crypto, (t) => keyOf(t.consensus_timestamp, t.payer_account_id));
-  const tokenByTransaction = groupBy<TokenTransferRow>(token, (t) => keyOf(t.consensus_timestamp, t.payer_account_id));
-  const rewardsByTimestamp = groupBy<StakingRewardTransferRow>(rewards, (t) => t.consensus_timestamp.toString());
-
-  return rows.map((row) => {
-    const key = keyOf(row.consensus_timestamp, row.payer_account_id);
-    const cryptoTransfers = cryptoByTransaction.get(key) ?? [];
-    // rewards are listed only for transactions paying out of the staking reward account
-    const paysRewards = cryptoTransfers.some((t) => t.entity_id === request.stakingRewardAccount);
-    return transactionView(row, {
-      crypto: cryptoTransfers,
-      token: tokenByTransaction.get(key) ?? [],
-      stakingRewards: paysRewards ? (rewardsByTimestamp.get(row.consensus_timestamp.toString()) ?? []) : [],
-    });
-  });
+export async function loadTransactionPage(db: Db, request: TransactionPageRequest): Promise<TransactionView[]> {
+  const bounds = boundsOf(request.timestamps);
+  if (bounds === null) return [];
+  const query = { ...request, bounds };
+  const rows = request.types === null ? await findUntypedPage(db, query) : await findTypedPage(db, query, request.types);
+  return rows.map(transactionView);
 }

@@ -4,7 +4,7 @@ import { toHex } from '../../domain/bytes.js';
 import { formatEntityId, longZeroAddress } from '../../domain/entityId.js';
 import { formatKey, type KeyView } from '../../domain/key.js';
 import { NANOS_PER_SECOND, formatStakingPeriod, formatTimestamp } from '../../domain/timestamp.js';
-import type { AccountRow, TokenBalanceRow } from './queries.js';
+import type { AccountRow } from './queries.js';
 
 export interface BalanceView {
   balance: bigint | null;
@@ -16,7 +16,18 @@ export interface BalanceView {
 export interface AccountBalance {
   balance: bigint | null;
   timestampNs: bigint | null;
-  tokens: TokenBalanceRow[];
+  /** token ids and their balances, in token id order (null: none) */
+  tokenIds: bigint[] | null;
+  tokenBalances: bigint[] | null;
+}
+
+function tokensOf(balance: AccountBalance): BalanceView['tokens'] {
+  const ids = balance.tokenIds;
+  if (ids === null) return [];
+  const balances = balance.tokenBalances!;
+  const out: BalanceView['tokens'] = new Array(ids.length);
+  for (let i = 0; i < ids.length; i++) out[i] = { token_id: formatEntityId(ids[i]), balance: balances[i]! };
+  return out;
 }
 
 export interface AccountView {
@@ -84,7 +95,7 @@ export function accountView(row: AccountRow, balance: AccountBalance, withDelega
     balance: {
       balance: balance.balance,
       timestamp: formatTimestamp(balance.timestampNs),
-      tokens: balance.tokens.map((t) => ({ token_id: formatEntityId(t.token_id), balance: t.balance })),
+      tokens: tokensOf(balance),
     },
     created_timestamp: formatTimestamp(row.created_timestamp),
     decline_reward: row.decline_reward,
