@@ -301,19 +301,24 @@ describe('account transactions', () => {
     assert.deepEqual(await pageThrough(`/api/v1/accounts/0.0.8?timestamp=gte:${ts(20)}&timestamp=lte:${ts(100)}&limit=5&order=asc`), bounded);
   });
 
-  it('lists a type through transfers in transactions others pay the same whether the walk finishes or a merge completes it', async () => {
+  it('lists types through transfers in transactions others pay the same whether the walk finishes or merges complete it', async () => {
     const transactions: Record<string, unknown>[] = [];
-    const expected: string[] = [];
+    const expected: Record<string, string[]> = { CRYPTOTRANSFER: [], 'TOKENMINT&transactiontype=CRYPTOTRANSFER': [], UNKNOWN: [], 'UNKNOWN&transactiontype=TOKENMINT': [] };
     const quiet = { nodeAccountId: '0.0.3', charged_tx_fee: 0 };
     for (let i = 0; i < 60; i++) {
       const k = 2 * i;
       transactions.push({ consensus_timestamp: ns(k + 1), payerAccountId: '0.0.9', ...quiet, transfers: [{ account: '0.0.10', amount: 1 }] });
       if (i % 3 === 1) {
-        // a transfer to 0.0.8 in a transaction of another type
-        transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.9', type: 37, ...quiet, transfers: [{ account: '0.0.8', amount: 1 }] });
+        // a transfer to 0.0.8 in a transaction of another type: token mint, or types without a name
+        const type = i % 2 === 0 ? 37 : 990 + (i % 4);
+        transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.9', type, ...quiet, transfers: [{ account: '0.0.8', amount: 1 }] });
+        if (type === 37) expected['TOKENMINT&transactiontype=CRYPTOTRANSFER']!.push(ts(k));
+        else expected['UNKNOWN']!.push(ts(k));
+        expected['UNKNOWN&transactiontype=TOKENMINT']!.push(ts(k));
         continue;
       }
-      expected.push(ts(k));
+      expected['CRYPTOTRANSFER']!.push(ts(k));
+      expected['TOKENMINT&transactiontype=CRYPTOTRANSFER']!.push(ts(k));
       if (i % 7 === 0) transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.8', ...quiet });
       else if (i % 3 === 0) transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.9', ...quiet, transfers: [{ account: '0.0.8', amount: 1 }, { account: '0.0.9', amount: -1 }] });
       else transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.9', ...quiet, token_transfer_list: [{ token_id: '0.0.5001', account: '0.0.8', amount: 2 }] });
@@ -323,10 +328,13 @@ describe('account transactions', () => {
     try {
       for (const walkLimit of [saved, 3, 1]) {
         typedPageTuning.transferWalkLimit = walkLimit;
-        for (const limit of [3, 25]) {
-          const url = `/api/v1/accounts/0.0.8?transactiontype=CRYPTOTRANSFER&limit=${limit}`;
-          assert.deepEqual(await pageThrough(url), [...expected].reverse(), `walk ${walkLimit}, limit ${limit}`);
-          assert.deepEqual(await pageThrough(`${url}&order=asc`), expected, `walk ${walkLimit}, limit ${limit}, asc`);
+        for (const [types, listed] of Object.entries(expected)) {
+          for (const limit of [3, 7]) {
+            const url = `/api/v1/accounts/0.0.8?transactiontype=${types}&limit=${limit}`;
+            const context = `walk ${walkLimit}, ${types}, limit ${limit}`;
+            assert.deepEqual(await pageThrough(url), [...listed].reverse(), context);
+            assert.deepEqual(await pageThrough(`${url}&order=asc`), listed, `${context}, asc`);
+          }
         }
       }
     } finally {

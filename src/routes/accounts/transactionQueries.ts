@@ -96,6 +96,20 @@ export async function findTransfersByMerge(db: Db, source: TransferSource, q: Pa
   });
 }
 
+/** The transaction types present in the table outside `knownIds` (what UNKNOWN selects): a loose scan of the type index. */
+export async function findUnknownStoredTypes(db: Queryable, knownIds: readonly number[]): Promise<number[]> {
+  const rows = await db.query<{ type: number }>(
+    `with recursive stored(type) as (
+       (select type from transaction order by type limit 1)
+       union all
+       select (select t.type from transaction t where t.type > s.type order by t.type limit 1) from stored s where s.type is not null
+     )
+     select type from stored where type is not null and not type = any ($1::smallint[])`,
+    [knownIds],
+  );
+  return rows.map((r) => r.type);
+}
+
 /** The page of the given candidates (timestamps with their payers). */
 export async function findPageOfCandidates(db: Queryable, order: Order, timestamps: bigint[], payers: bigint[], stakingRewardAccount: bigint): Promise<PageRow[]> {
   return db.query<PageRow>(

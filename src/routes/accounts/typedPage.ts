@@ -6,7 +6,7 @@ import type { Db } from '../../db/db.js';
 import type { Order } from '../../http/params.js';
 import type { PageRow } from './pageSql.js';
 import { INDEX_EXCLUDED_TRANSFER_ACCOUNT } from './candidateSql.js';
-import { findPageOfCandidates, findTransfersByMerge, findTypedCandidates, type PageQuery, type TypeFilter } from './transactionQueries.js';
+import { findPageOfCandidates, findTransfersByMerge, findTypedCandidates, findUnknownStoredTypes, type PageQuery, type TypeFilter } from './transactionQueries.js';
 import { TRANSFER_SOURCES, type TransferSource, type TypeShape, type TypedCandidateRow } from './typedCandidateSql.js';
 
 export const typedPageTuning = {
@@ -15,7 +15,7 @@ export const typedPageTuning = {
    * descents per row, the merge a sequential read of both indexes, which wins on busy accounts.
    * Tests lower it to exercise the merge on small data.
    */
-  transferWalkLimit: 10_000,
+  transferWalkLimit: 1_000,
 };
 
 interface Candidate {
@@ -55,23 +55,32 @@ function settledBeyond(candidates: Candidate[], stop: bigint, order: Order, limi
   return beyond.length >= limit;
 }
 
+/** The type ids a filter selects, one merge each: the named ones and, for UNKNOWN, those stored outside the known list. */
+async function typesToMerge(db: Db, types: TypeFilter): Promise<number[]> {
+  if (!types.unknown) return types.ids;
+  return [...new Set([...types.ids, ...(await findUnknownStoredTypes(db, types.knownIds))])];
+}
+
 export async function findTypedPage(db: Db, q: PageQuery, types: TypeFilter): Promise<PageRow[]> {
   const shape = shapeOf(types);
   if (shape === null) return [];
-  // the merge handles one type; other filters, and 0.0.98 (outside the partial indexes), walk to the end
-  const walkLimit = shape === 'one' && q.accountId !== INDEX_EXCLUDED_TRANSFER_ACCOUNT ? typedPageTuning.transferWalkLimit : null;
+  // 0.0.98 is outside the partial transfer indexes a merge reads: its walks run to the end
+  const walkLimit = q.accountId !== INDEX_EXCLUDED_TRANSFER_ACCOUNT ? typedPageTuning.transferWalkLimit : null;
   const row = await findTypedCandidates(db, q, shape, types, walkLimit);
   let candidates = candidatesOf(row);
   const stops: [TransferSource, bigint | null][] = [
     ['crypto', row.crypto_stop],
     ['token', row.token_stop],
   ];
+  let mergeTypes: number[] | undefined;
   for (const [source, stop] of stops) {
     if (stop === null || settledBeyond(candidates, stop, q.order, q.limit)) continue;
     const [lo, hi] = q.order === 'desc' ? [row.walk_bound, stop] : [stop, row.walk_bound];
-    const merged = await findTransfersByMerge(db, source, q, types.ids[0]!, lo, hi);
+    mergeTypes ??= await typesToMerge(db, types);
+    const merged = await Promise.all(mergeTypes.map((type) => findTransfersByMerge(db, source, q, type, lo, hi)));
     const priority = TRANSFER_SOURCES[source].priority;
-    candidates = firstDistinct([...candidates, ...merged.map((m) => ({ timestamp: m.consensus_timestamp, payer: m.payer_account_id, priority }))], q.order, q.limit);
+    const found = merged.flat().map((m) => ({ timestamp: m.consensus_timestamp, payer: m.payer_account_id, priority }));
+    candidates = firstDistinct([...candidates, ...found], q.order, q.limit);
   }
   if (candidates.length === 0) return [];
   return findPageOfCandidates(
