@@ -49,7 +49,15 @@ function tapped(db: Db, sink: () => CapturedQuery[] | null): Db {
       return db.query(text, params);
     },
     exec: (sql) => db.exec(sql),
-    transaction: (fn) => db.transaction(fn),
+    transaction: (fn) =>
+      db.transaction((tx) =>
+        fn({
+          query: (text, params = []) => {
+            sink()?.push({ text, params });
+            return tx.query(text, params);
+          },
+        }),
+      ),
     ping: () => db.ping(),
     close: () => db.close(),
   };

@@ -1,10 +1,11 @@
-import { describe, it, before } from 'node:test';
+import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { base32Encode } from '../../src/domain/base32.js';
 import { formatTimestamp } from '../../src/domain/timestamp.js';
 import type { Harness } from '../../src/conformance/harness.js';
 import { get, useHarness } from '../support/harness.js';
 import { sequentialScans } from '../support/plans.js';
+import { typedPageTuning } from '../../src/routes/accounts/typedPage.js';
 
 const ACCOUNTS = 20_000;
 const TRANSACTIONS = 100_000;
@@ -96,13 +97,19 @@ describe('account queries are index-backed', () => {
     h.config.query.maxTransactionsTimestampRangeNs = 3_600n * SECOND;
     h.clock.set(ts(TRANSACTIONS + 10));
   };
-  const cases: [string, string, ((h: Harness) => void)?][] = [
+  /** Transfer walks of one row, so that merges complete the type filters. */
+  const mergeAfterOneRow = () => {
+    typedPageTuning.transferWalkLimit = 1;
+  };
+  const cases: [string, string, ((h: Harness) => void)?, { merges: true }?][] = [
     ['current account, transactions desc', `/api/v1/accounts/${HEAVY}`],
     ['transactions asc', `/api/v1/accounts/0.0.${HEAVY}?order=asc&limit=100`],
     ['next page desc', `/api/v1/accounts/${HEAVY}?timestamp=lt:${mid}`],
     ['next page asc', `/api/v1/accounts/${HEAVY}?timestamp=gt:${mid}&order=asc`],
     ['with a transaction type', `/api/v1/accounts/${HEAVY}?transactiontype=cryptotransfer`],
     ['with a rare transaction type, unknown types', `/api/v1/accounts/${HEAVY}?transactiontype=tokenupdate&transactiontype=unknown&order=asc`],
+    ['a type completed by merges', `/api/v1/accounts/${ACCOUNTS - 7}?transactiontype=cryptotransfer&limit=100`, mergeAfterOneRow, { merges: true }],
+    ['unknown types completed by merges', `/api/v1/accounts/${HEAVY}?transactiontype=unknown&transactiontype=tokenupdate&timestamp=lt:${mid}`, mergeAfterOneRow, { merges: true }],
     ['historical: upper bound with a snapshot', `/api/v1/accounts/${HEAVY}?timestamp=lte:${mid}`],
     ['historical: closed range', `/api/v1/accounts/${HEAVY}?timestamp=gte:${mid}&timestamp=lt:${late}&order=asc`],
     ['historical: one timestamp', `/api/v1/accounts/${HEAVY}?timestamp=${formatTimestamp(ts(HEAVY_PAYS))}`],
@@ -115,9 +122,15 @@ describe('account queries are index-backed', () => {
     ['bindTimestampRange without bounds, asc', `/api/v1/accounts/${HEAVY}?order=asc`, bindRange],
   ];
 
-  for (const [name, url, configure] of cases) {
+  const savedWalkLimit = typedPageTuning.transferWalkLimit;
+  after(() => {
+    typedPageTuning.transferWalkLimit = savedWalkLimit;
+  });
+
+  for (const [name, url, configure, expect] of cases) {
     it(`${name}: ${url}`, async () => {
       const h = harness();
+      typedPageTuning.transferWalkLimit = savedWalkLimit;
       h.resetConfig();
       h.clock.set(null);
       configure?.(h);
@@ -127,6 +140,7 @@ describe('account queries are index-backed', () => {
         assert.ok(res.body.transactions.length > 0, 'the case lists transactions');
       });
       assert.ok(queries.length > 0);
+      if (expect?.merges) assert.ok(queries.some((q) => q.text.includes('join transaction t on t.consensus_timestamp = w.consensus_timestamp')), 'a merge ran');
       assert.deepEqual(await sequentialScans(h.db, queries, LARGE), []);
     });
   }
