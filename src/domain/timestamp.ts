@@ -2,6 +2,7 @@
 export const NANOS_PER_SECOND = 1_000_000_000n;
 export const NANOS_PER_DAY = 86_400n * NANOS_PER_SECOND;
 export const MAX_INT64 = (1n << 63n) - 1n;
+export const MIN_INT64 = -MAX_INT64 - 1n;
 
 export function formatTimestamp(ns: bigint | null | undefined): string | null {
   if (ns === null || ns === undefined) return null;

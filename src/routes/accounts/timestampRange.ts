@@ -4,7 +4,7 @@
  */
 import type { Filter } from '../../http/filters.js';
 import type { Order } from '../../http/params.js';
-import { MAX_INT64, formatTimestamp, monthStartNs, parseTimestamp } from '../../domain/timestamp.js';
+import { MAX_INT64, MIN_INT64, formatTimestamp, monthStartNs, parseTimestamp } from '../../domain/timestamp.js';
 
 export interface TimestampRange {
   /** inclusive lower bound (gt values already +1), null when no gt/gte filter */
@@ -65,7 +65,7 @@ export function sqlUpper(upper: bigint | null): bigint | null {
 
 /** Values a bigint column can hold; others can match no row. */
 export function int64Values(values: readonly bigint[]): bigint[] {
-  return values.filter((v) => v >= -MAX_INT64 - 1n && v <= MAX_INT64);
+  return values.filter((v) => v >= MIN_INT64 && v <= MAX_INT64);
 }
 
 /** Window of the balance snapshot search: at most from the month preceding min(upper, now). */

@@ -5,14 +5,11 @@
  * statement returns the page of the chosen candidates.
  */
 import type { Db, Queryable } from '../../db/db.js';
-import { MAX_INT64 } from '../../domain/timestamp.js';
 import type { Order } from '../../http/params.js';
 import { INDEX_EXCLUDED_TRANSFER_ACCOUNT, untypedCandidatesSql, type CandidateParams } from './candidateSql.js';
 import { pageSelect, type PageRow } from './pageSql.js';
 import { SqlParams } from './sqlParams.js';
 import { transferMergeSql, typedCandidatesSql, type TransferSource, type TypeShape, type TypedCandidateRow } from './typedCandidateSql.js';
-
-export const MIN_INT64 = -MAX_INT64 - 1n;
 
 /** The timestamp predicate of the page, with values the database can hold. */
 export interface TimestampPredicate {

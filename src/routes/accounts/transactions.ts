@@ -2,8 +2,8 @@
 import type { Db } from '../../db/db.js';
 import type { Order } from '../../http/params.js';
 import { int64Values, sqlLower, sqlUpper, type TimestampRange } from './timestampRange.js';
-import { MIN_INT64, findUntypedPage, type PageBounds, type TimestampPredicate, type TypeFilter } from './transactionQueries.js';
-import { MAX_INT64 } from '../../domain/timestamp.js';
+import { findUntypedPage, type PageBounds, type TimestampPredicate, type TypeFilter } from './transactionQueries.js';
+import { MAX_INT64, MIN_INT64 } from '../../domain/timestamp.js';
 import { findTypedPage } from './typedPage.js';
 import { transactionView, type TransactionView } from './transactionView.js';
 
