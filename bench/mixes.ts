@@ -80,6 +80,20 @@ function accountsMix(rng: Rng, s: DatasetSample, f: Forms): MixRequest[] {
   return pool(rng, categories.filter(([, g]) => canGenerate(g, rng)));
 }
 
+/** The account alone (`transactions=false`): balances and staking, now or as of a time. */
+function accountWithoutTransactionsMix(rng: Rng, s: DatasetSample, f: Forms): MixRequest[] {
+  const accounts = [...s.hubs, ...s.active, ...s.tail].filter((a) => !a.deleted);
+  const base = '/api/v1/accounts/';
+  const categories: Category[] = [
+    [50, (r) => ok(`${base}${f.account(r, r.pick(accounts))}?transactions=false`, 'account, any path form')],
+    [10, (r) => ok(`${base}${f.id(r.pick(s.hubs).num)}?transactions=false`, 'huge account')],
+    [25, (r) => ok(`${base}${f.id(r.pick(accounts).num)}?transactions=false&timestamp=lte:${f.timestamp(r)}`, 'historical balance')],
+    [5, (r) => bad(`${base}${r.pick(['0.0.x1', '1.2.3.4', `${f.id(1001)}?transactions=maybe`])}`, 'invalid id or parameter')],
+    [5, (r) => missing(`${base}${r.pick([f.id(999_999_999), '0x' + randomHex(r, 20)])}?transactions=false`, 'unknown account')],
+  ];
+  return pool(rng, categories.filter(([, g]) => canGenerate(g, rng)));
+}
+
 function nftsMix(rng: Rng, s: DatasetSample, f: Forms): MixRequest[] {
   const owners = s.nftOwners.filter((a) => !a.deleted);
   const top = owners.filter((a) => s.summary.topNftOwners.some(([n]) => n === a.num));
@@ -211,6 +225,7 @@ export function buildMixes(sample: DatasetSample, seed: number): Record<TargetNa
   const accountIds = [...sample.hubs, ...sample.active, ...sample.tail].map((a) => encodeEntityId(BigInt(shard), BigInt(realm), BigInt(a.num)));
   return {
     accounts: accountsMix(rng(1), sample, f),
+    'account-without-transactions': accountWithoutTransactionsMix(rng(7), sample, f),
     'account-nfts': nftsMix(rng(2), sample, f),
     blocks: blocksMix(rng(3), sample, f),
     block: blockMix(rng(4), sample),

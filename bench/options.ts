@@ -1,4 +1,5 @@
 /** Command-line options of `npm run bench`, with defaults that keep `--scale small` within CI time. */
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULT_ADMIN_URL } from '../src/db/scratch.js';
 import { isScaleName, smallerScale, type ScaleName } from '../src/generate/scales.js';
@@ -15,6 +16,9 @@ export const USAGE = `usage: npm run bench -- [--scale small|medium|large] [opti
   --duration S        seconds per measurement (default 2 for tiny/small, 5 above)
   --concurrency LIST  connections, comma-separated (default 1,8,32,128)
   --targets LIST      endpoints to measure (default all): ${TARGET_NAMES.join(', ')}
+  --pool N            connections in the service's pool (default 2 × this machine's cores: the
+                      bench's PostgreSQL runs here; the service's own default, 10, suits a database host)
+  --workers N         service processes sharing the port (default 1; 0 = one per core)
   --fresh             regenerate the datasets even when complete ones exist
   --out DIR           where results go (default bench/results)
 
@@ -30,6 +34,10 @@ export interface BenchOptions {
   durationSeconds: number;
   concurrency: number[];
   targets: TargetName[];
+  /** connections in the service's pool (each worker's) */
+  pool: number;
+  /** service processes (a cluster of workers when above 1) */
+  workers: number;
   fresh: boolean;
   outDir: string;
   adminUrl: string;
@@ -54,6 +62,8 @@ export function parseBenchOptions(args: string[], env: NodeJS.ProcessEnv = proce
       duration: { type: 'string' },
       concurrency: { type: 'string', default: '1,8,32,128' },
       targets: { type: 'string' },
+      pool: { type: 'string' },
+      workers: { type: 'string', default: '1' },
       fresh: { type: 'boolean', default: false },
       out: { type: 'string', default: 'bench/results' },
       help: { type: 'boolean', short: 'h' },
@@ -76,6 +86,8 @@ export function parseBenchOptions(args: string[], env: NodeJS.ProcessEnv = proce
     durationSeconds: values.duration ? positiveInt(values.duration, '--duration') : quick ? 2 : 5,
     concurrency: values.concurrency!.split(',').map((c) => positiveInt(c.trim(), '--concurrency')),
     targets: targets as TargetName[],
+    pool: values.pool ? positiveInt(values.pool, '--pool') : 2 * availableParallelism(),
+    workers: values.workers === '0' ? availableParallelism() : positiveInt(values.workers!, '--workers'),
     fresh: values.fresh!,
     outDir: values.out!,
     adminUrl: env.LQS_BENCH_ADMIN_URL ?? env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL,

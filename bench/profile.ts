@@ -1,30 +1,35 @@
 /**
- * `node dist/bench/profile.js [--scale S] [--targets a,b]`: sends each distinct request of the
- * bench mixes once, one at a time, and lists the request kinds by their latency (median and
- * worst), the slowest requests first: where to look before tuning a query.
+ * `node dist/bench/profile.js [--scale S] [--targets a,b] [--load SECONDS [--concurrency N] [--pool N] [--workers N]]`:
+ * where to look before tuning an endpoint.
+ *
+ * Without `--load`, sends each distinct request of the bench mixes once, one at a time, and lists
+ * the request kinds by their latency (median and worst), the slowest requests first.
+ *
+ * With `--load`, drives each target's mix for that many seconds at `--concurrency` connections
+ * against a service started for that target alone under `--cpu-prof`, and reports the CPU time per
+ * request of the service and of the PostgreSQL server processes on this host (which of the two
+ * bounds the endpoint), and the service's functions with the most self time. The service's pool
+ * is the bench's (`--pool`, default 2 × cores); the first mode uses the service's own default.
  */
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { consoleProgress } from '../src/generate/progress.js';
-import { prepareDataset } from './datasets.js';
+import { PROJECT_ROOT } from '../src/paths.js';
+import { cpuMsBetween, cpuMsByName, cpuMsOfTree, hotFunctions } from './cpu.js';
+import { prepareDataset, type BenchDataset } from './datasets.js';
+import { runLoad } from './load.js';
 import { buildMixes } from './mixes.js';
 import { parseBenchOptions } from './options.js';
-import { startService } from './service.js';
+import { serviceEnv, startService } from './service.js';
 import { percentile } from './stats.js';
-import { ENDPOINT_TARGETS, type TargetName } from './targets.js';
+import { TARGET_NAMES, type MixRequest, type TargetName } from './targets.js';
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    args: process.argv.slice(2),
-    options: { scale: { type: 'string', default: 'small' }, targets: { type: 'string' }, per: { type: 'string', default: '300' }, seed: { type: 'string', default: '1' } },
-  });
-  const options = parseBenchOptions(['--scale', values.scale!, '--compare', 'none', '--seed', values.seed!]);
-  const dataset = await prepareDataset(options, options.scales[0]!, consoleProgress());
-  const mixes = buildMixes(dataset.sample, options.seed);
-  const targets = (values.targets?.split(',') ?? ENDPOINT_TARGETS) as TargetName[];
+async function latencyByKind(dataset: BenchDataset, mixes: Record<TargetName, MixRequest[]>, targets: TargetName[], per: number): Promise<void> {
   const service = await startService(dataset.env);
   try {
     for (const target of targets) {
-      const distinct = [...new Map(mixes[target].map((r) => [r.path, r])).values()].slice(0, Number(values.per));
+      const distinct = [...new Map(mixes[target].map((r) => [r.path, r])).values()].slice(0, per);
       const byKind = new Map<string, number[]>();
       const slowest: [number, string, number][] = [];
       for (const request of distinct) {
@@ -46,6 +51,77 @@ async function main(): Promise<void> {
   } finally {
     await service.stop();
   }
+}
+
+interface LoadOptions {
+  seconds: number;
+  concurrency: number;
+  pool: number;
+  workers: number;
+  top: number;
+}
+
+async function cpuUnderLoad(dataset: BenchDataset, mixes: Record<TargetName, MixRequest[]>, targets: TargetName[], options: LoadOptions): Promise<void> {
+  const { seconds, concurrency, top } = options;
+  const profileRoot = resolve(PROJECT_ROOT, 'data', 'profiles');
+  for (const target of targets) {
+    const dir = join(profileRoot, target);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const service = await startService(serviceEnv(dataset.env, options), ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    let result;
+    let nodeMs: number;
+    let postgresMs: number;
+    try {
+      await runLoad(service.baseUrl, mixes[target], concurrency, 1); // warm-up
+      const [node0, pg0] = [cpuMsOfTree(service.pid), cpuMsByName('postgres')];
+      result = await runLoad(service.baseUrl, mixes[target], concurrency, seconds);
+      [nodeMs, postgresMs] = [cpuMsBetween(node0, cpuMsOfTree(service.pid)), cpuMsBetween(pg0, cpuMsByName('postgres'))];
+    } finally {
+      await service.stop();
+    }
+    const perRequest = (ms: number) => ((ms / result.requests) * 1000).toFixed(0).padStart(5);
+    console.log(
+      `\n== ${target}: ${Math.round(result.rps)} req/s at ${concurrency} connections, p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms` +
+        `\n   CPU per request: service ${perRequest(nodeMs)} µs, PostgreSQL ${perRequest(postgresMs)} µs` +
+        ` (service ${((nodeMs / (seconds * 1000)) * 100).toFixed(0)}% of a core, PostgreSQL ${((postgresMs / (seconds * 1000)) * 100).toFixed(0)}%)`,
+    );
+    // with workers, the busiest worker's profile (the supervisor's is nearly empty)
+    const file = readdirSync(dir)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0];
+    if (!file) continue;
+    for (const f of hotFunctions(readFileSync(join(dir, file), 'utf8'), top)) {
+      console.log(`   ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.name.padEnd(36)} ${f.location}`);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      scale: { type: 'string', default: 'small' },
+      targets: { type: 'string' },
+      per: { type: 'string', default: '300' },
+      seed: { type: 'string', default: '1' },
+      load: { type: 'string' },
+      concurrency: { type: 'string', default: '32' },
+      top: { type: 'string', default: '25' },
+      pool: { type: 'string' },
+      workers: { type: 'string', default: '1' },
+    },
+  });
+  const options = parseBenchOptions(['--scale', values.scale!, '--compare', 'none', '--seed', values.seed!, ...(values.pool ? ['--pool', values.pool] : [])]);
+  const dataset = await prepareDataset(options, options.scales[0]!, consoleProgress());
+  const mixes = buildMixes(dataset.sample, options.seed);
+  const targets = (values.targets?.split(',') ?? TARGET_NAMES) as TargetName[];
+  for (const t of targets) if (!(TARGET_NAMES as readonly string[]).includes(t)) throw new Error(`--targets: unknown ${t}`);
+  if (values.load) {
+    const load = { seconds: Number(values.load), concurrency: Number(values.concurrency), pool: options.pool, workers: Number(values.workers), top: Number(values.top) };
+    await cpuUnderLoad(dataset, mixes, targets, load);
+  }
+  else await latencyByKind(dataset, mixes, targets, Number(values.per));
 }
 
 main().catch((err: unknown) => {

@@ -38,7 +38,7 @@ export interface BenchReport {
   startedAt: string;
   finishedAt: string;
   backend: string;
-  options: { seed: number; runs: number; durationSeconds: number; concurrency: number[]; targets: string[] };
+  options: { seed: number; pool?: number; workers?: number; runs: number; durationSeconds: number; concurrency: number[]; targets: string[] };
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string };
   datasets: { scale: string; totalRows: number; rows: Record<string, number>; load: DatasetSummary['load'] }[];
   mixes: Record<string, Record<string, Record<string, number>>>;
@@ -106,7 +106,9 @@ export function markdown(report: BenchReport): string {
     '',
     `Run ${report.startedAt} – ${report.finishedAt} on ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memoryGb} GiB, Node ${report.machine.node}.`,
     `Each measurement: ${report.options.durationSeconds} s of autocannon over loopback (keep-alive connections = concurrency), ` +
-      `${report.options.runs} run(s), medians shown; the service runs in a child process with its default pool; ` +
+      `${report.options.runs} run(s), medians shown; the service runs in a child process ` +
+      `(${(report.options.workers ?? 1) > 1 ? `${report.options.workers} cluster workers sharing the port, each` : 'one process'} with ` +
+      `${report.options.pool ? `a pool of ${report.options.pool} connections` : 'the default pool'}); ` +
       `latencies cover every response of the mix (2xx and the intended 400/404 share); the request each connection ` +
       `has in flight when the time is up is not counted, which flatters an endpoint that completes few requests.`,
     '',

@@ -13,7 +13,7 @@ import { runLoad } from './load.js';
 import { buildMixes } from './mixes.js';
 import { BenchUsageError, parseBenchOptions, USAGE, type BenchOptions } from './options.js';
 import { aggregate, markdown, svgChart, type BenchReport, type Measurement } from './report.js';
-import { startService, type BenchService } from './service.js';
+import { serviceEnv, startService, type BenchService } from './service.js';
 import type { MixRequest, TargetName } from './targets.js';
 
 const LIST_TARGETS: TargetName[] = ['accounts', 'account-nfts', 'blocks'];
@@ -127,7 +127,7 @@ async function main(): Promise<number> {
     const { summary } = dataset.sample;
     datasets.push({ scale, totalRows: summary.totalRows, rows: summary.rows, load: summary.load });
     const mixes = buildMixes(dataset.sample, options.seed);
-    const service = await startService(dataset.env);
+    const service = await startService(serviceEnv(dataset.env, options));
     backend = service.backend;
     try {
       await addNextPages(service.baseUrl, mixes);
@@ -142,7 +142,7 @@ async function main(): Promise<number> {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     backend,
-    options: { seed: options.seed, runs: options.runs, durationSeconds: options.durationSeconds, concurrency: options.concurrency, targets: options.targets },
+    options: { seed: options.seed, pool: options.pool, workers: options.workers, runs: options.runs, durationSeconds: options.durationSeconds, concurrency: options.concurrency, targets: options.targets },
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / (1 << 30)), node: process.version },
     datasets,
     mixes: mixesByScale,

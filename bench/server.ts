@@ -6,6 +6,8 @@
  * Messages: → {type:'ready', port} once listening; ← {type:'rss-start'} / {type:'rss-stop'}
  * → {type:'rss', peakBytes}; ← {type:'stop'} closes everything and exits.
  */
+import cluster from 'node:cluster';
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
@@ -14,6 +16,7 @@ import type { Db } from '../src/db/db.js';
 import { openDatabase } from '../src/db/open.js';
 import { requireCompleteDataset } from '../src/generate/dataset.js';
 import { createLogger } from '../src/logger.js';
+import { startWorkers } from './workers.js';
 import { CEILING_JSON_PATH, CEILING_PK_PATH, type ControlMessage, type ServerMessage } from './protocol.js';
 
 
@@ -27,26 +30,59 @@ function registerCeilings(app: FastifyInstance, db: Db): void {
   });
 }
 
+/** Resident memory of a process in bytes (0 when it is gone). */
+function rssOf(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
+  } catch {
+    return 0;
+  }
+}
+
+/** Peak resident memory of the service: this process, or the sum over its workers. */
 class RssSampler {
   private timer: NodeJS.Timeout | null = null;
   private peak = 0;
 
+  constructor(private readonly current: () => number = () => process.memoryUsage.rss()) {}
+
   start(): void {
-    this.peak = process.memoryUsage.rss();
+    this.peak = this.current();
     this.timer = setInterval(() => {
-      this.peak = Math.max(this.peak, process.memoryUsage.rss());
+      this.peak = Math.max(this.peak, this.current());
     }, 100);
   }
 
   stop(): number {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    return Math.max(this.peak, process.memoryUsage.rss());
+    return Math.max(this.peak, this.current());
   }
 }
 
-async function main(): Promise<void> {
-  const send = (message: ServerMessage) => process.send?.(message);
+const send = (message: ServerMessage) => process.send?.(message);
+
+/** With LQS_BENCH_WORKERS > 1 this process only supervises; its workers serve on one shared port. */
+async function supervise(count: number): Promise<void> {
+  const logger = createLogger(loadConfig().log.level);
+  const supervisor = await startWorkers({ count, log: logger });
+  const { port, backend } = supervisor.ready as unknown as { port: number; backend: string };
+  send({ type: 'ready', port, backend });
+  const sampler = new RssSampler(() => supervisor.pids().reduce((sum, pid) => sum + rssOf(pid), 0));
+  const stop = async () => {
+    await supervisor.stop();
+    process.exit(0);
+  };
+  process.on('message', (message: ControlMessage) => {
+    if (message.type === 'rss-start') sampler.start();
+    else if (message.type === 'rss-stop') send({ type: 'rss', peakBytes: sampler.stop() });
+    else if (message.type === 'stop') void stop();
+  });
+  process.on('disconnect', () => void stop());
+}
+
+/** Serves the app and the ceilings; in a worker, `ready` and `stop` go to and come from the supervisor. */
+async function serveOne(): Promise<void> {
   const config = loadConfig();
   config.db.migrate = false;
   const logger = createLogger(config.log.level);
@@ -79,6 +115,12 @@ async function main(): Promise<void> {
   });
   // the parent going away must not leave a listener behind
   process.on('disconnect', () => process.exit(0));
+}
+
+async function main(): Promise<void> {
+  const workers = Number(process.env.LQS_BENCH_WORKERS ?? '1');
+  if (cluster.isPrimary && workers > 1) await supervise(workers);
+  else await serveOne();
 }
 
 main().catch((err: unknown) => {

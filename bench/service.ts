@@ -39,7 +39,13 @@ function nextMessage<T extends ServerMessage['type']>(child: ChildProcess, type:
   });
 }
 
-export async function startService(env: Record<string, string | undefined>): Promise<BenchService> {
+/** The service child's environment: the dataset's database, its pool size and the number of workers. */
+export function serviceEnv(datasetEnv: Record<string, string | undefined>, options: { pool: number; workers: number }): Record<string, string | undefined> {
+  return { ...datasetEnv, LQS_DB_POOLSIZE: String(options.pool), LQS_BENCH_WORKERS: String(options.workers) };
+}
+
+/** `execArgv`: Node options for the child (the profiler's `--cpu-prof`, for example). */
+export async function startService(env: Record<string, string | undefined>, execArgv: string[] = []): Promise<BenchService> {
   const script = fileURLToPath(new URL('./server.js', import.meta.url));
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LQS_LOG_LEVEL: process.env.LQS_LOG_LEVEL ?? 'warn' };
   for (const [k, v] of Object.entries(env)) {
@@ -47,7 +53,7 @@ export async function startService(env: Record<string, string | undefined>): Pro
     else childEnv[k] = v;
   }
   // the service's log goes to stderr with the bench's progress; stdout carries only the report
-  const child = fork(script, [], { env: childEnv, stdio: ['ignore', 2, 2, 'ipc'] });
+  const child = fork(script, [], { env: childEnv, execArgv, stdio: ['ignore', 2, 2, 'ipc'] });
   const ready = await nextMessage(child, 'ready');
   const send = (message: ControlMessage) => child.send(message);
   return {

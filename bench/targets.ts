@@ -1,6 +1,6 @@
 /** What the bench measures: the six endpoints and the two ceilings. */
 
-export const ENDPOINT_TARGETS = ['accounts', 'account-nfts', 'blocks', 'block', 'contract-result', 'contract-result-by-timestamp'] as const;
+export const ENDPOINT_TARGETS = ['accounts', 'account-without-transactions', 'account-nfts', 'blocks', 'block', 'contract-result', 'contract-result-by-timestamp'] as const;
 export const CEILING_TARGETS = ['ceiling-json', 'ceiling-pk'] as const;
 export const TARGET_NAMES = [...ENDPOINT_TARGETS, ...CEILING_TARGETS] as const;
 
@@ -8,6 +8,7 @@ export type TargetName = (typeof TARGET_NAMES)[number];
 
 export const TARGET_ROUTES: Record<TargetName, string> = {
   accounts: 'GET /api/v1/accounts/{idOrAliasOrEvmAddress}',
+  'account-without-transactions': 'GET /api/v1/accounts/{idOrAliasOrEvmAddress}?transactions=false',
   'account-nfts': 'GET /api/v1/accounts/{id}/nfts',
   blocks: 'GET /api/v1/blocks',
   block: 'GET /api/v1/blocks/{hashOrNumber}',

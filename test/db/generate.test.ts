@@ -25,6 +25,9 @@ import { formatTimestamp } from '../../src/domain/timestamp.js';
 import { formatTransactionId } from '../../src/domain/transactionId.js';
 import { createLogger } from '../../src/logger.js';
 import { backend } from '../support/harness.js';
+import { buildMixes } from '../../bench/mixes.js';
+import { sampleDataset } from '../../bench/sample.js';
+import { ENDPOINT_TARGETS, meetsExpectation } from '../../bench/targets.js';
 
 const SEED = 11;
 
@@ -190,6 +193,22 @@ describe(`generated small dataset (${backend})`, () => {
       assert.equal(res.body.timestamp, timestamp, url);
       assert.equal(res.body.contract_id, `0.0.${result!.contract_id}`);
     }
+  });
+
+  it('answers the requests of every bench mix drawn from it as the mix expects', async () => {
+    const mixes = buildMixes(await sampleDataset(target.db, summary), SEED);
+    for (const name of ENDPOINT_TARGETS) {
+      const distinct = [...new Map(mixes[name].map((r) => [r.path, r])).values()];
+      assert.ok(distinct.length >= 40, `${name}: ${distinct.length} distinct requests`);
+      const kinds = new Set<string>();
+      for (const request of distinct.slice(0, 60)) {
+        const res = await app.inject({ method: 'GET', url: request.path });
+        assert.ok(meetsExpectation(res.statusCode, request.expect), `${name}: ${res.statusCode} for ${request.path} (${request.kind}, expected ${request.expect})`);
+        kinds.add(request.kind);
+      }
+      assert.ok(kinds.size >= 3, `${name}: only ${[...kinds].join(', ')}`);
+    }
+    assert.ok(mixes['account-without-transactions'].every((r) => r.expect !== 'ok' || r.path.includes('transactions=false')));
   });
 
   it('keeps a complete dataset, refuses to replace it unasked, and cleans up after an interrupted load', async () => {

@@ -1,5 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
+import { cpuMsBetween, hotFunctions } from '../../bench/cpu.js';
 import { parseBenchOptions } from '../../bench/options.js';
 import { aggregate, markdown, svgChart, type BenchReport, type Measurement } from '../../bench/report.js';
 import { median, percentile } from '../../bench/stats.js';
@@ -58,6 +60,47 @@ describe('bench options', () => {
     assert.throws(() => parseBenchOptions(['--scale', 'huge'], {}));
     assert.throws(() => parseBenchOptions(['--targets', 'nope'], {}));
     assert.throws(() => parseBenchOptions(['--concurrency', '0'], {}));
+  });
+
+  it('sizes the pool to this machine (the bench runs PostgreSQL here) and runs one process unless told', () => {
+    const o = parseBenchOptions([], {});
+    assert.equal(o.pool, 2 * availableParallelism());
+    assert.equal(o.workers, 1);
+    const m = parseBenchOptions(['--pool', '10', '--workers', '0'], {});
+    assert.equal(m.pool, 10);
+    assert.equal(m.workers, availableParallelism());
+    assert.throws(() => parseBenchOptions(['--pool', '0'], {}));
+    assert.throws(() => parseBenchOptions(['--workers', 'two'], {}));
+  });
+});
+
+describe('bench CPU accounting', () => {
+  it('adds up CPU between readings, counting a process that appeared in between whole', () => {
+    const before = new Map([[1, 100], [2, 50]]);
+    const after = new Map([[1, 160], [2, 50], [3, 7]]);
+    assert.equal(cpuMsBetween(before, after), 67);
+  });
+
+  it('ranks the functions of a V8 CPU profile by self time, summed over call paths', () => {
+    const frame = (functionName: string, url = '', lineNumber = 0) => ({ functionName, url, lineNumber });
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame('(root)') },
+        { id: 2, callFrame: frame('render', 'file:///app/dist/view.js', 9) },
+        { id: 3, callFrame: frame('parse', 'file:///app/node_modules/pg/lib/result.js', 62) },
+        { id: 4, callFrame: frame('render', 'file:///app/dist/view.js', 9) },
+      ],
+      samples: [2, 3, 4, 2, 1],
+      timeDeltas: [1000, 3000, 2000, 1000, 1000],
+    };
+    const hot = hotFunctions(JSON.stringify(profile), 2);
+    assert.deepEqual(
+      hot.map((f) => [f.name, f.location, f.selfMs, f.share]),
+      [
+        ['render', '/app/dist/view.js:10', 4, 0.5],
+        ['parse', 'pg/lib/result.js:63', 3, 0.375],
+      ],
+    );
   });
 });
 
