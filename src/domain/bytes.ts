@@ -21,7 +21,11 @@ export function toHexOrNull(bytes: Bytes | null | undefined): string | null {
 
 /** `0x` + hex left-padded to at least `digits`; NULL or empty gives `0x`. */
 export function toHexPadded(bytes: Bytes | null | undefined, digits: number): string {
-  const hex = hexOf(bytes);
+  return padHex(hexOf(bytes), digits);
+}
+
+/** toHexPadded for bytes the database already rendered as hex (`encode(column, 'hex')`). */
+export function padHex(hex: string, digits: number): string {
   return hex === '' ? '0x' : '0x' + hex.padStart(digits, '0');
 }
 

@@ -12,14 +12,15 @@ export interface RecordFileRow {
   hapi_version_patch: number | null;
   hash: string;
   index: bigint;
-  logs_bloom: Uint8Array | null;
+  /** hex, rendered by the database: the bytes are only ever shown as hex */
+  logs_bloom: string | null;
   name: string;
   prev_hash: string;
   size: number | null;
 }
 
 const COLUMNS = `consensus_start, consensus_end, count, gas_used, hapi_version_major, hapi_version_minor,
-  hapi_version_patch, hash, index, logs_bloom, name, prev_hash, coalesce(size, length(bytes)) as size`;
+  hapi_version_patch, hash, index, encode(logs_bloom, 'hex') as logs_bloom, name, prev_hash, coalesce(size, length(bytes)) as size`;
 
 export type BlockColumn = 'index' | 'consensus_end';
 export type SqlOperator = '=' | '!=' | '<' | '<=' | '>' | '>=';

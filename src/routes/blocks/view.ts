@@ -1,5 +1,5 @@
 /** record_file rows → Block objects. */
-import { toHexPadded } from '../../domain/bytes.js';
+import { padHex } from '../../domain/bytes.js';
 import { formatTimestamp } from '../../domain/timestamp.js';
 import type { RecordFileRow } from './queries.js';
 
@@ -32,7 +32,7 @@ export function blockView(row: RecordFileRow): BlockView {
     gas_used: blockGasUsed(row.gas_used),
     hapi_version: hapiVersion(row),
     hash: '0x' + row.hash,
-    logs_bloom: row.logs_bloom === null ? null : toHexPadded(row.logs_bloom, 512),
+    logs_bloom: row.logs_bloom === null ? null : padHex(row.logs_bloom, 512),
     name: row.name,
     number: row.index,
     previous_hash: '0x' + row.prev_hash,
