@@ -7,15 +7,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-/** utime + stime of a process in milliseconds; 0 when it is gone. */
-export function processCpuMs(pid: number): number {
+/** User and kernel CPU time of a process in milliseconds; zeros when it is gone. */
+export function processCpuTimes(pid: number): { userMs: number; kernelMs: number } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // fields after the command name, which is in parentheses and may hold spaces
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    return { userMs: (Number(fields[11]) * 1000) / TICKS_PER_SECOND, kernelMs: (Number(fields[12]) * 1000) / TICKS_PER_SECOND };
   } catch {
-    return 0;
+    return { userMs: 0, kernelMs: 0 };
   }
 }
 
@@ -28,13 +28,10 @@ function parentOf(pid: number): number | null {
   }
 }
 
-/** CPU milliseconds of a process and its children (a cluster primary and its workers), keyed by pid. */
-export function cpuMsOfTree(pid: number): Map<number, number> {
-  const out = new Map([[pid, processCpuMs(pid)]]);
-  for (const entry of readdirSync('/proc')) {
-    if (/^\d+$/.test(entry) && parentOf(Number(entry)) === pid) out.set(Number(entry), processCpuMs(Number(entry)));
-  }
-  return out;
+/** User and kernel CPU milliseconds of a process and its children (a cluster primary and its workers), summed. */
+export function cpuTimesOfTree(pid: number): { userMs: number; kernelMs: number } {
+  const pids = [pid, ...readdirSync('/proc').filter((e) => /^\d+$/.test(e) && parentOf(Number(e)) === pid).map(Number)];
+  return pids.map(processCpuTimes).reduce((a, b) => ({ userMs: a.userMs + b.userMs, kernelMs: a.kernelMs + b.kernelMs }), { userMs: 0, kernelMs: 0 });
 }
 
 /** CPU milliseconds of every process named `name` (e.g. `postgres`), keyed by pid. */
@@ -47,7 +44,8 @@ export function cpuMsByName(name: string): Map<number, number> {
     } catch {
       continue;
     }
-    out.set(Number(entry), processCpuMs(Number(entry)));
+    const { userMs, kernelMs } = processCpuTimes(Number(entry));
+    out.set(Number(entry), userMs + kernelMs);
   }
   return out;
 }
@@ -57,6 +55,35 @@ export function cpuMsBetween(before: Map<number, number>, after: Map<number, num
   let total = 0;
   for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
   return total;
+}
+
+/**
+ * CPU of the service (a process and its workers) and of the PostgreSQL processes on this host from
+ * now on; `perRequestUs` divides what they spent by the requests served.
+ */
+export interface CpuPerRequest {
+  service: number;
+  /** the part of `service` spent in the kernel (system calls, loopback networking) */
+  serviceKernel: number;
+  /** null when no PostgreSQL process runs on this host */
+  postgres: number | null;
+}
+
+export function startCpuReading(servicePid: number): { perRequestUs(requests: number): CpuPerRequest } {
+  const service0 = cpuTimesOfTree(servicePid);
+  const postgres0 = cpuMsByName('postgres');
+  return {
+    perRequestUs(requests) {
+      const service = cpuTimesOfTree(servicePid);
+      const postgres = cpuMsByName('postgres');
+      const perRequest = (ms: number) => (requests > 0 ? (ms * 1000) / requests : NaN);
+      return {
+        service: perRequest(service.userMs + service.kernelMs - service0.userMs - service0.kernelMs),
+        serviceKernel: perRequest(service.kernelMs - service0.kernelMs),
+        postgres: postgres.size === 0 ? null : perRequest(cpuMsBetween(postgres0, postgres)),
+      };
+    },
+  };
 }
 
 interface ProfileNode {

@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { consoleProgress } from '../src/generate/progress.js';
 import { PROJECT_ROOT } from '../src/paths.js';
-import { cpuMsBetween, cpuMsByName, cpuMsOfTree, hotFunctions } from './cpu.js';
+import { hotFunctions, startCpuReading, type CpuPerRequest } from './cpu.js';
 import { prepareDataset, type BenchDataset } from './datasets.js';
 import { runLoad } from './load.js';
 import { buildMixes } from './mixes.js';
@@ -70,21 +70,21 @@ async function cpuUnderLoad(dataset: BenchDataset, mixes: Record<TargetName, Mix
     mkdirSync(dir, { recursive: true });
     const service = await startService(serviceEnv(dataset.env, options), ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
     let result;
-    let nodeMs: number;
-    let postgresMs: number;
+    let cpu: CpuPerRequest;
     try {
       await runLoad(service.baseUrl, mixes[target], concurrency, 1); // warm-up
-      const [node0, pg0] = [cpuMsOfTree(service.pid), cpuMsByName('postgres')];
+      const reading = startCpuReading(service.pid);
       result = await runLoad(service.baseUrl, mixes[target], concurrency, seconds);
-      [nodeMs, postgresMs] = [cpuMsBetween(node0, cpuMsOfTree(service.pid)), cpuMsBetween(pg0, cpuMsByName('postgres'))];
+      cpu = reading.perRequestUs(result.requests);
     } finally {
       await service.stop();
     }
-    const perRequest = (ms: number) => ((ms / result.requests) * 1000).toFixed(0).padStart(5);
+    const us = (v: number | null) => (v === null ? '–' : v.toFixed(0)).padStart(5);
+    const ofCore = (v: number | null) => (v === null ? '–' : `${((v * result.rps) / 1e4).toFixed(0)}%`);
     console.log(
       `\n== ${target}: ${Math.round(result.rps)} req/s at ${concurrency} connections, p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms` +
-        `\n   CPU per request: service ${perRequest(nodeMs)} µs, PostgreSQL ${perRequest(postgresMs)} µs` +
-        ` (service ${((nodeMs / (seconds * 1000)) * 100).toFixed(0)}% of a core, PostgreSQL ${((postgresMs / (seconds * 1000)) * 100).toFixed(0)}%)`,
+        `\n   CPU per request: service ${us(cpu.service)} µs (${us(cpu.serviceKernel).trim()} µs of it in the kernel), PostgreSQL ${us(cpu.postgres)} µs` +
+        ` (service ${ofCore(cpu.service)} of a core, PostgreSQL ${ofCore(cpu.postgres)})`,
     );
     // with workers, the busiest worker's profile (the supervisor's is nearly empty)
     const file = readdirSync(dir)

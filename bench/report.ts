@@ -1,5 +1,6 @@
 /** Aggregation of the measurements (medians over runs) and the JSON, Markdown and SVG outputs. */
 import type { DatasetSummary } from '../src/generate/dataset.js';
+import type { CpuPerRequest } from './cpu.js';
 import type { LoadResult } from './load.js';
 import { median, sumCounts } from './stats.js';
 import { CEILING_TARGETS, TARGET_ROUTES, type TargetName } from './targets.js';
@@ -10,6 +11,8 @@ export interface Measurement extends LoadResult {
   concurrency: number;
   run: number;
   rssPeakMb: number;
+  /** CPU microseconds per request of the service's processes and of the PostgreSQL processes on this host (null when none is here) */
+  cpuUsPerRequest?: CpuPerRequest;
 }
 
 export interface AggregateRow {
@@ -27,6 +30,9 @@ export interface AggregateRow {
   unexpected: number;
   socketErrors: Record<string, number>;
   rssMb: number;
+  /** medians of the measurements' CPU per request (µs); NaN where not measured */
+  serviceCpuUs: number;
+  postgresCpuUs: number;
   /** req/s as a share of the ceilings' req/s at the same scale and concurrency */
   ofJsonCeiling: number;
   ofPkCeiling: number;
@@ -71,6 +77,8 @@ export function aggregate(measurements: readonly Measurement[], scales: readonly
       unexpected: list.reduce((n, m) => n + m.unexpected, 0),
       socketErrors: sumCounts(list.map((m) => m.socketErrors)),
       rssMb: median(list.map((m) => m.rssPeakMb)),
+      serviceCpuUs: median(list.map((m) => m.cpuUsPerRequest?.service ?? NaN)),
+      postgresCpuUs: median(list.map((m) => m.cpuUsPerRequest?.postgres ?? NaN)),
       ofJsonCeiling: NaN,
       ofPkCeiling: NaN,
       p50Growth: null,
@@ -128,11 +136,11 @@ export function markdown(report: BenchReport): string {
       '',
       `## ${scale}`,
       '',
-      `| endpoint | conc. | req/s | p50 ms | p99 ms | p99.9 ms | non-2xx by status | unexpected | socket errors | of JSON ceiling | of PK ceiling | RSS MB${growth ? ` | p50 ${scale}/${scales[0]}` : ''} |`,
-      `|---|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---:${growth ? '|---:' : ''}|`,
+      `| endpoint | conc. | req/s | p50 ms | p99 ms | p99.9 ms | non-2xx by status | unexpected | socket errors | of JSON ceiling | of PK ceiling | CPU µs/req service | CPU µs/req PostgreSQL | RSS MB${growth ? ` | p50 ${scale}/${scales[0]}` : ''} |`,
+      `|---|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:${growth ? '|---:' : ''}|`,
       ...rows.map(
         (r) =>
-          `| ${r.target} | ${r.concurrency} | ${fmt(r.rps, 0)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.p999Ms, 2)} | ${counts(r.non2xx)} | ${r.unexpected} | ${counts(r.socketErrors)} | ${pct(r.ofJsonCeiling)} | ${pct(r.ofPkCeiling)} | ${fmt(r.rssMb, 0)}${growth ? ` | ${r.p50Growth === null ? '–' : `×${fmt(r.p50Growth, 2)}`}` : ''} |`,
+          `| ${r.target} | ${r.concurrency} | ${fmt(r.rps, 0)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.p999Ms, 2)} | ${counts(r.non2xx)} | ${r.unexpected} | ${counts(r.socketErrors)} | ${pct(r.ofJsonCeiling)} | ${pct(r.ofPkCeiling)} | ${fmt(r.serviceCpuUs, 0)} | ${fmt(r.postgresCpuUs, 0)} | ${fmt(r.rssMb, 0)}${growth ? ` | ${r.p50Growth === null ? '–' : `×${fmt(r.p50Growth, 2)}`}` : ''} |`,
       ),
     );
   }

@@ -8,6 +8,7 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { consoleProgress } from '../src/generate/progress.js';
 import { PROJECT_ROOT } from '../src/paths.js';
+import { startCpuReading } from './cpu.js';
 import { prepareDataset } from './datasets.js';
 import { runLoad } from './load.js';
 import { buildMixes } from './mixes.js';
@@ -72,6 +73,7 @@ function summarize(m: Measurement): string {
     `unexpected ${m.unexpected}`,
     `socket errors ${errors.length ? errors.map(([c, n]) => `${c}:${n}`).join(' ') : 0}`,
     `rss ${m.rssPeakMb.toFixed(0)} MB`,
+    `cpu/req service ${m.cpuUsPerRequest?.service.toFixed(0) ?? '–'} µs postgres ${m.cpuUsPerRequest?.postgres?.toFixed(0) ?? '–'} µs`,
   ].join('  ');
 }
 
@@ -101,9 +103,11 @@ async function measureScale(options: BenchOptions, service: BenchService, scale:
     for (const target of options.targets) {
       for (const concurrency of options.concurrency) {
         service.rssStart();
+        const cpu = startCpuReading(service.pid);
         const result = await runLoad(service.baseUrl, mixes[target], concurrency, options.durationSeconds, run * 997 + concurrency * 31);
+        const cpuUsPerRequest = cpu.perRequestUs(result.requests);
         const rssPeakMb = (await service.rssStop()) / (1 << 20);
-        const m: Measurement = { ...result, scale, target, concurrency, run, rssPeakMb };
+        const m: Measurement = { ...result, scale, target, concurrency, run, rssPeakMb, cpuUsPerRequest };
         measurements.push(m);
         log(summarize(m));
         for (const example of m.unexpectedExamples) log(`    unexpected: ${example}`);
