@@ -7,26 +7,28 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-/** User and kernel CPU time of a process in milliseconds; zeros when it is gone. */
-export function processCpuTimes(pid: number): { userMs: number; kernelMs: number } {
+/** The fields of `/proc/<pid>/stat` after the command name (state first); null when the process is gone. */
+function statFields(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // fields after the command name, which is in parentheses and may hold spaces
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { userMs: (Number(fields[11]) * 1000) / TICKS_PER_SECOND, kernelMs: (Number(fields[12]) * 1000) / TICKS_PER_SECOND };
-  } catch {
-    return { userMs: 0, kernelMs: 0 };
-  }
-}
-
-function parentOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    // the command name is in parentheses and may hold spaces
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
 }
+
+/** User and kernel CPU time of a process in milliseconds; zeros when it is gone. */
+export function processCpuTimes(pid: number): { userMs: number; kernelMs: number } {
+  const fields = statFields(pid);
+  if (!fields) return { userMs: 0, kernelMs: 0 };
+  return { userMs: (Number(fields[11]) * 1000) / TICKS_PER_SECOND, kernelMs: (Number(fields[12]) * 1000) / TICKS_PER_SECOND };
+}
+
+const parentOf = (pid: number): number | null => {
+  const fields = statFields(pid);
+  return fields ? Number(fields[1]) : null;
+};
 
 /** User and kernel CPU milliseconds of a process and its children (a cluster primary and its workers), summed. */
 export function cpuTimesOfTree(pid: number): { userMs: number; kernelMs: number } {
@@ -57,10 +59,6 @@ export function cpuMsBetween(before: Map<number, number>, after: Map<number, num
   return total;
 }
 
-/**
- * CPU of the service (a process and its workers) and of the PostgreSQL processes on this host from
- * now on; `perRequestUs` divides what they spent by the requests served.
- */
 export interface CpuPerRequest {
   service: number;
   /** the part of `service` spent in the kernel (system calls, loopback networking) */
@@ -69,6 +67,10 @@ export interface CpuPerRequest {
   postgres: number | null;
 }
 
+/**
+ * CPU of the service (a process and its workers) and of the PostgreSQL processes on this host from
+ * now on; `perRequestUs` divides what they spent by the requests served.
+ */
 export function startCpuReading(servicePid: number): { perRequestUs(requests: number): CpuPerRequest } {
   const service0 = cpuTimesOfTree(servicePid);
   const postgres0 = cpuMsByName('postgres');

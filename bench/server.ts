@@ -5,6 +5,9 @@
  *
  * Messages: → {type:'ready', port} once listening; ← {type:'rss-start'} / {type:'rss-stop'}
  * → {type:'rss', peakBytes}; ← {type:'stop'} closes everything and exits.
+ *
+ * With LQS_BENCH_WORKERS above 1 (`--workers`) this process supervises that many cluster workers,
+ * each serving the same app on the shared port, and answers the messages for all of them.
  */
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
