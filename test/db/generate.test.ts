@@ -201,7 +201,7 @@ describe(`generated small dataset (${backend})`, () => {
       const distinct = [...new Map(mixes[name].map((r) => [r.path, r])).values()];
       assert.ok(distinct.length >= 40, `${name}: ${distinct.length} distinct requests`);
       const kinds = new Set<string>();
-      for (const request of distinct.slice(0, 60)) {
+      for (const request of distinct.slice(0, 400)) {
         const res = await app.inject({ method: 'GET', url: request.path });
         assert.ok(meetsExpectation(res.statusCode, request.expect), `${name}: ${res.statusCode} for ${request.path} (${request.kind}, expected ${request.expect})`);
         kinds.add(request.kind);
