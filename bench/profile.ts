@@ -20,7 +20,7 @@ import { hotFunctions, startCpuReading, type CpuPerRequest } from './cpu.js';
 import { prepareDataset, type BenchDataset } from './datasets.js';
 import { runLoad } from './load.js';
 import { buildMixes } from './mixes.js';
-import { parseBenchOptions } from './options.js';
+import { BenchUsageError, parseBenchOptions } from './options.js';
 import { serviceEnv, startService } from './service.js';
 import { percentile } from './stats.js';
 import { TARGET_NAMES, type MixRequest, type TargetName } from './targets.js';
@@ -109,22 +109,25 @@ async function main(): Promise<void> {
       concurrency: { type: 'string', default: '32' },
       top: { type: 'string', default: '25' },
       pool: { type: 'string' },
-      workers: { type: 'string', default: '1' },
+      workers: { type: 'string' },
     },
   });
-  const options = parseBenchOptions(['--scale', values.scale!, '--compare', 'none', '--seed', values.seed!, ...(values.pool ? ['--pool', values.pool] : [])]);
+  const passed = (name: 'pool' | 'workers' | 'concurrency') => (values[name] === undefined ? [] : [`--${name}`, values[name]!]);
+  const options = parseBenchOptions(['--scale', values.scale!, '--compare', 'none', '--seed', values.seed!, ...passed('pool'), ...passed('workers'), ...passed('concurrency')]);
   const dataset = await prepareDataset(options, options.scales[0]!, consoleProgress());
   const mixes = buildMixes(dataset.sample, options.seed);
   const targets = (values.targets?.split(',') ?? TARGET_NAMES) as TargetName[];
-  for (const t of targets) if (!(TARGET_NAMES as readonly string[]).includes(t)) throw new Error(`--targets: unknown ${t}`);
+  for (const t of targets) if (!(TARGET_NAMES as readonly string[]).includes(t)) throw new BenchUsageError(`--targets: unknown ${t}`);
   if (values.load) {
-    const load = { seconds: Number(values.load), concurrency: Number(values.concurrency), pool: options.pool, workers: Number(values.workers), top: Number(values.top) };
+    const load = { seconds: Number(values.load), concurrency: options.concurrency[0]!, pool: options.pool, workers: options.workers, top: Number(values.top) };
     await cpuUnderLoad(dataset, mixes, targets, load);
+  } else {
+    await latencyByKind(dataset, mixes, targets, Number(values.per));
   }
-  else await latencyByKind(dataset, mixes, targets, Number(values.per));
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-  process.exitCode = 1;
+  const usage = err instanceof BenchUsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  process.stderr.write(`${usage ? (err as Error).message : ((err as Error).stack ?? String(err))}\n`);
+  process.exitCode = usage ? 2 : 1;
 });
