@@ -13,32 +13,22 @@ interface SupervisorLog {
   error(obj: object, msg: string): void;
 }
 
-export interface SupervisorOptions {
-  count: number;
-  log: SupervisorLog;
-  /** messages workers send other than `ready` */
-  onMessage?: (worker: Worker, message: WorkerMessage) => void;
-  /** delay before a worker that died is replaced */
-  restartDelayMs?: number;
-}
-
 export interface Supervisor {
   /** the first `ready` message (every worker listens on the same port) */
   ready: WorkerMessage;
   pids(): number[];
-  broadcast(message: WorkerMessage): void;
   /** asks every worker to stop (`{type:'stop'}`), waits for them, kills what is left after `timeoutMs` */
   stop(timeoutMs?: number): Promise<void>;
 }
 
 /**
  * Forks `count` workers and resolves once each has sent `{type:'ready'}`. A worker that dies before
- * that fails the start (the others are stopped); one that dies later is replaced.
+ * that fails the start (the others are stopped); one that dies later is logged as an error and not
+ * replaced, so that the measurement shows it rather than hiding it.
  */
-export function startWorkers(options: SupervisorOptions): Promise<Supervisor> {
+export function startWorkers(options: { count: number; log: SupervisorLog }): Promise<Supervisor> {
   const live = new Set<Worker>();
   let stopping = false;
-  let started = false;
 
   const fork = (): Promise<WorkerMessage> =>
     new Promise((resolve, reject) => {
@@ -49,16 +39,12 @@ export function startWorkers(options: SupervisorOptions): Promise<Supervisor> {
         if (message?.type === 'ready' && !isReady) {
           isReady = true;
           resolve(message);
-        } else options.onMessage?.(worker, message);
+        }
       });
       worker.on('exit', (code, signal) => {
         live.delete(worker);
-        if (!isReady) return reject(new Error(`worker ${worker.process.pid} exited with ${signal ?? code} before it was ready`));
-        if (stopping || !started) return;
-        options.log.error({ pid: worker.process.pid, code, signal }, 'worker died; starting another');
-        setTimeout(() => {
-          if (!stopping) fork().catch((err: unknown) => options.log.error({ err }, 'replacement worker failed to start'));
-        }, options.restartDelayMs ?? 1_000).unref();
+        if (!isReady) reject(new Error(`worker ${worker.process.pid} exited with ${signal ?? code} before it was ready`));
+        else if (!stopping) options.log.error({ pid: worker.process.pid, code, signal }, 'worker died');
       });
     });
 
@@ -75,14 +61,10 @@ export function startWorkers(options: SupervisorOptions): Promise<Supervisor> {
 
   return Promise.all(Array.from({ length: options.count }, fork)).then(
     (readies) => {
-      started = true;
       options.log.info({ workers: options.count, pids: [...live].map((w) => w.process.pid) }, 'workers ready');
       return {
         ready: readies[0]!,
-        pids: () => [...live].map((w) => w.process.pid!).filter((pid) => pid !== undefined),
-        broadcast: (message) => {
-          for (const w of live) if (w.isConnected()) w.send(message);
-        },
+        pids: () => [...live].map((w) => w.process.pid).filter((pid): pid is number => pid !== undefined),
         stop,
       };
     },
