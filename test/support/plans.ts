@@ -33,3 +33,59 @@ export async function sequentialScans(db: Db, queries: readonly CapturedQuery[],
   }
   return found;
 }
+
+/** A parameter as an SQL literal of unknown type, which EXECUTE coerces to the parameter's type. */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value)) return literal(`{${value.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`);
+  if (value instanceof Uint8Array) return literal(`\\x${Buffer.from(value).toString('hex')}`);
+  return `'${String(value).replace(/'/g, "''")}'`;
+}
+
+/**
+ * The plan PostgreSQL reuses for a prepared statement once it settles on a generic one: planned
+ * without the parameters' values, so with average row estimates, which is how the service's named
+ * statements usually run.
+ */
+export async function genericPlanNodes(db: Db, query: CapturedQuery): Promise<PlanNode[]> {
+  return db.transaction(async (tx) => {
+    await tx.query(`set local plan_cache_mode = force_generic_plan`);
+    await tx.query(`prepare lqs_generic_plan as ${query.text}`);
+    try {
+      const args = query.params.length > 0 ? `(${query.params.map(literal).join(', ')})` : '';
+      const rows = await tx.query<{ 'QUERY PLAN': unknown }>(`explain (format json) execute lqs_generic_plan${args}`);
+      const raw = rows[0]!['QUERY PLAN'];
+      const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
+      return walk(plan[0]!.Plan, []);
+    } finally {
+      await tx.query('deallocate lqs_generic_plan');
+    }
+  });
+}
+
+/**
+ * Tables the plan reads with a scan whose rows are sorted under a limit: all of the key's rows read
+ * to keep a few, where an index in the wanted order would stop at the limit.
+ */
+export function sortedScansUnderLimit(nodes: readonly PlanNode[]): string[] {
+  const found: string[] = [];
+  for (const limit of nodes) {
+    if (limit['Node Type'] !== 'Limit') continue;
+    for (const sort of limit.Plans ?? []) {
+      if (sort['Node Type'] !== 'Sort') continue;
+      for (const scan of sort.Plans ?? []) if (scan['Relation Name']) found.push(scan['Relation Name']);
+    }
+  }
+  return found;
+}
+
+/** sortedScansUnderLimit over the generic plans of the statements, each with the statement it is in. */
+export async function sortedScansInGenericPlans(db: Db, queries: readonly CapturedQuery[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const query of queries) {
+    for (const table of sortedScansUnderLimit(await genericPlanNodes(db, query))) {
+      found.push(`${table} in: ${query.text.replace(/\s+/g, ' ').slice(0, 160)}`);
+    }
+  }
+  return found;
+}
