@@ -1,5 +1,5 @@
 /**
- * `node dist/bench/profile.js [--scale S] [--targets a,b] [--load SECONDS [--concurrency N] [--pool N] [--workers N]]`:
+ * `node dist/bench/profile.js [--scale S] [--targets a,b] [--load SECONDS [--by-kind] [--concurrency N] [--pool N] [--workers N]]`:
  * where to look before tuning an endpoint.
  *
  * Without `--load`, sends each distinct request of the bench mixes once, one at a time, and lists
@@ -10,6 +10,9 @@
  * request of the service and of the PostgreSQL server processes on this host (which of the two
  * bounds the endpoint), and the service's functions with the most self time. The service's pool
  * is the bench's (`--pool`, default 2 × cores); the first mode uses the service's own default.
+ *
+ * With `--load` and `--by-kind`, drives each request kind of a target's mix alone (no profiler) and
+ * lists the kinds by their share of the mix's CPU time: what a change to one kind would buy.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -97,6 +100,36 @@ async function cpuUnderLoad(dataset: BenchDataset, mixes: Record<TargetName, Mix
   }
 }
 
+/** CPU per request of each request kind driven alone, and each kind's share of the mix's CPU time. */
+async function cpuByKind(dataset: BenchDataset, mixes: Record<TargetName, MixRequest[]>, targets: TargetName[], options: LoadOptions): Promise<void> {
+  const service = await startService(serviceEnv(dataset.env, options));
+  try {
+    for (const target of targets) {
+      const kinds = new Map<string, MixRequest[]>();
+      for (const r of mixes[target]) kinds.set(r.kind, [...(kinds.get(r.kind) ?? []), r]);
+      const rows = [];
+      for (const [kind, requests] of kinds) {
+        await runLoad(service.baseUrl, requests, options.concurrency, 1); // warm-up
+        const reading = startCpuReading(service.pid);
+        const result = await runLoad(service.baseUrl, requests, options.concurrency, options.seconds);
+        const cpu = reading.perRequestUs(result.requests);
+        const total = cpu.service + (cpu.postgres ?? 0);
+        rows.push({ kind, weight: requests.length / mixes[target].length, rps: result.rps, service: cpu.service, postgres: cpu.postgres ?? 0, total });
+      }
+      const mean = rows.reduce((sum, r) => sum + r.weight * r.total, 0);
+      console.log(`\n== ${target}: CPU per request of the mix ${mean.toFixed(0)} µs (service + PostgreSQL), by kind driven alone at ${options.concurrency} connections`);
+      for (const r of rows.sort((a, b) => b.weight * b.total - a.weight * a.total)) {
+        console.log(
+          `   ${r.kind.padEnd(40)} ${(r.weight * 100).toFixed(0).padStart(3)}% of requests  ${((r.weight * r.total * 100) / mean).toFixed(0).padStart(3)}% of CPU` +
+            `  ${r.service.toFixed(0).padStart(6)} + ${r.postgres.toFixed(0).padStart(6)} µs/req  ${Math.round(r.rps).toString().padStart(6)} req/s`,
+        );
+      }
+    }
+  } finally {
+    await service.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: process.argv.slice(2),
@@ -110,6 +143,7 @@ async function main(): Promise<void> {
       top: { type: 'string', default: '25' },
       pool: { type: 'string' },
       workers: { type: 'string' },
+      'by-kind': { type: 'boolean', default: false },
     },
   });
   const passed = (name: 'pool' | 'workers' | 'concurrency') => (values[name] === undefined ? [] : [`--${name}`, values[name]!]);
@@ -120,8 +154,9 @@ async function main(): Promise<void> {
   for (const t of targets) if (!(TARGET_NAMES as readonly string[]).includes(t)) throw new BenchUsageError(`--targets: unknown ${t}`);
   if (values.load) {
     const load = { seconds: Number(values.load), concurrency: options.concurrency[0]!, pool: options.pool, workers: options.workers, top: Number(values.top) };
-    await cpuUnderLoad(dataset, mixes, targets, load);
+    await (values['by-kind'] ? cpuByKind : cpuUnderLoad)(dataset, mixes, targets, load);
   } else {
+    if (values['by-kind']) throw new BenchUsageError('--by-kind needs --load SECONDS');
     await latencyByKind(dataset, mixes, targets, Number(values.per));
   }
 }
