@@ -146,6 +146,7 @@ async function main(): Promise<void> {
       'by-kind': { type: 'boolean', default: false },
     },
   });
+  if (values['by-kind'] && !values.load) throw new BenchUsageError('--by-kind needs --load SECONDS');
   const passed = (name: 'pool' | 'workers' | 'concurrency') => (values[name] === undefined ? [] : [`--${name}`, values[name]!]);
   const options = parseBenchOptions(['--scale', values.scale!, '--compare', 'none', '--seed', values.seed!, ...passed('pool'), ...passed('workers'), ...passed('concurrency')]);
   const dataset = await prepareDataset(options, options.scales[0]!, consoleProgress());
@@ -156,7 +157,6 @@ async function main(): Promise<void> {
     const load = { seconds: Number(values.load), concurrency: options.concurrency[0]!, pool: options.pool, workers: options.workers, top: Number(values.top) };
     await (values['by-kind'] ? cpuByKind : cpuUnderLoad)(dataset, mixes, targets, load);
   } else {
-    if (values['by-kind']) throw new BenchUsageError('--by-kind needs --load SECONDS');
     await latencyByKind(dataset, mixes, targets, Number(values.per));
   }
 }
