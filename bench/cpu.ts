@@ -65,15 +65,20 @@ export interface CpuPerRequest {
   serviceKernel: number;
   /** null when no PostgreSQL process runs on this host */
   postgres: number | null;
+  /** this process, where the load generator runs: it shares the machine's cores with the other two */
+  loadGenerator: number;
 }
 
+const cpuMsOf = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+
 /**
- * CPU of the service (a process and its workers) and of the PostgreSQL processes on this host from
- * now on; `perRequestUs` divides what they spent by the requests served.
+ * CPU of the service (a process and its workers), of the PostgreSQL processes on this host and of
+ * this process from now on; `perRequestUs` divides what they spent by the requests served.
  */
 export function startCpuReading(servicePid: number): { perRequestUs(requests: number): CpuPerRequest } {
   const service0 = cpuTimesOfTree(servicePid);
   const postgres0 = cpuMsByName('postgres');
+  const own0 = process.cpuUsage();
   return {
     perRequestUs(requests) {
       const service = cpuTimesOfTree(servicePid);
@@ -83,6 +88,7 @@ export function startCpuReading(servicePid: number): { perRequestUs(requests: nu
         service: perRequest(service.userMs + service.kernelMs - service0.userMs - service0.kernelMs),
         serviceKernel: perRequest(service.kernelMs - service0.kernelMs),
         postgres: postgres.size === 0 ? null : perRequest(cpuMsBetween(postgres0, postgres)),
+        loadGenerator: perRequest(cpuMsOf(process.cpuUsage(own0))),
       };
     },
   };

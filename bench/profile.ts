@@ -87,7 +87,7 @@ async function cpuUnderLoad(dataset: BenchDataset, mixes: Record<TargetName, Mix
     console.log(
       `\n== ${target}: ${Math.round(result.rps)} req/s at ${concurrency} connections, p50 ${result.latencyMs.p50.toFixed(2)} ms, p99 ${result.latencyMs.p99.toFixed(2)} ms` +
         `\n   CPU per request: service ${us(cpu.service)} µs (${us(cpu.serviceKernel).trim()} µs of it in the kernel), PostgreSQL ${us(cpu.postgres)} µs` +
-        ` (service ${ofCore(cpu.service)} of a core, PostgreSQL ${ofCore(cpu.postgres)})`,
+        ` (service ${ofCore(cpu.service)} of a core, PostgreSQL ${ofCore(cpu.postgres)}), load generator ${us(cpu.loadGenerator).trim()} µs (${ofCore(cpu.loadGenerator)})`,
     );
     // with workers, the busiest worker's profile (the supervisor's is nearly empty)
     const file = readdirSync(dir)

@@ -33,6 +33,7 @@ export interface AggregateRow {
   /** medians of the measurements' CPU per request (µs); NaN where not measured */
   serviceCpuUs: number;
   postgresCpuUs: number;
+  loadGeneratorCpuUs: number;
   /** req/s as a share of the ceilings' req/s at the same scale and concurrency */
   ofJsonCeiling: number;
   ofPkCeiling: number;
@@ -79,6 +80,7 @@ export function aggregate(measurements: readonly Measurement[], scales: readonly
       rssMb: median(list.map((m) => m.rssPeakMb)),
       serviceCpuUs: median(list.map((m) => m.cpuUsPerRequest?.service ?? NaN)),
       postgresCpuUs: median(list.map((m) => m.cpuUsPerRequest?.postgres ?? NaN)),
+      loadGeneratorCpuUs: median(list.map((m) => m.cpuUsPerRequest?.loadGenerator ?? NaN)),
       ofJsonCeiling: NaN,
       ofPkCeiling: NaN,
       p50Growth: null,
@@ -136,11 +138,11 @@ export function markdown(report: BenchReport): string {
       '',
       `## ${scale}`,
       '',
-      `| endpoint | conc. | req/s | p50 ms | p99 ms | p99.9 ms | non-2xx by status | unexpected | socket errors | of JSON ceiling | of PK ceiling | CPU µs/req service | CPU µs/req PostgreSQL | RSS MB${growth ? ` | p50 ${scale}/${scales[0]}` : ''} |`,
-      `|---|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:${growth ? '|---:' : ''}|`,
+      `| endpoint | conc. | req/s | p50 ms | p99 ms | p99.9 ms | non-2xx by status | unexpected | socket errors | of JSON ceiling | of PK ceiling | CPU µs/req service | CPU µs/req PostgreSQL | CPU µs/req load generator | RSS MB${growth ? ` | p50 ${scale}/${scales[0]}` : ''} |`,
+      `|---|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:${growth ? '|---:' : ''}|`,
       ...rows.map(
         (r) =>
-          `| ${r.target} | ${r.concurrency} | ${fmt(r.rps, 0)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.p999Ms, 2)} | ${counts(r.non2xx)} | ${r.unexpected} | ${counts(r.socketErrors)} | ${pct(r.ofJsonCeiling)} | ${pct(r.ofPkCeiling)} | ${fmt(r.serviceCpuUs, 0)} | ${fmt(r.postgresCpuUs, 0)} | ${fmt(r.rssMb, 0)}${growth ? ` | ${r.p50Growth === null ? '–' : `×${fmt(r.p50Growth, 2)}`}` : ''} |`,
+          `| ${r.target} | ${r.concurrency} | ${fmt(r.rps, 0)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.p999Ms, 2)} | ${counts(r.non2xx)} | ${r.unexpected} | ${counts(r.socketErrors)} | ${pct(r.ofJsonCeiling)} | ${pct(r.ofPkCeiling)} | ${fmt(r.serviceCpuUs, 0)} | ${fmt(r.postgresCpuUs, 0)} | ${fmt(r.loadGeneratorCpuUs, 0)} | ${fmt(r.rssMb, 0)}${growth ? ` | ${r.p50Growth === null ? '–' : `×${fmt(r.p50Growth, 2)}`}` : ''} |`,
       ),
     );
   }

@@ -73,7 +73,7 @@ function summarize(m: Measurement): string {
     `unexpected ${m.unexpected}`,
     `socket errors ${errors.length ? errors.map(([c, n]) => `${c}:${n}`).join(' ') : 0}`,
     `rss ${m.rssPeakMb.toFixed(0)} MB`,
-    `cpu/req service ${m.cpuUsPerRequest?.service.toFixed(0) ?? '–'} µs postgres ${m.cpuUsPerRequest?.postgres?.toFixed(0) ?? '–'} µs`,
+    `cpu/req service ${m.cpuUsPerRequest?.service.toFixed(0) ?? '–'} µs postgres ${m.cpuUsPerRequest?.postgres?.toFixed(0) ?? '–'} µs load ${m.cpuUsPerRequest?.loadGenerator.toFixed(0) ?? '–'} µs`,
   ].join('  ');
 }
 

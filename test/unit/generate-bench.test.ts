@@ -22,7 +22,7 @@ function measurement(scale: string, target: TargetName, concurrency: number, run
     unexpectedExamples: [],
     socketErrors: {},
     rssPeakMb: 100 + run,
-    cpuUsPerRequest: { service: 100 * run, serviceKernel: 10, postgres: 50 * run },
+    cpuUsPerRequest: { service: 100 * run, serviceKernel: 10, postgres: 50 * run, loadGenerator: 30 * run },
   };
 }
 
@@ -125,6 +125,7 @@ describe('bench report', () => {
     assert.equal(blocks.p50Growth, 2);
     assert.equal(blocks.serviceCpuUs, 200);
     assert.equal(blocks.postgresCpuUs, 100);
+    assert.equal(blocks.loadGeneratorCpuUs, 60);
     assert.equal(results.find((r) => r.scale === 'tiny')!.p50Growth, null);
     assert.equal(results[0]!.scale, 'small', 'the larger scale first');
   });
@@ -142,7 +143,7 @@ describe('bench report', () => {
       measurements,
     };
     const md = markdown(report);
-    assert.match(md, /\| blocks \| 8 \| 1200 \| 4\.00 \| 12\.00 \| 20\.00 \| 400: 30 \| 0 \| 0 \| 30% \| 60% \| 200 \| 100 \| 102 \| ×2\.00 \|/);
+    assert.match(md, /\| blocks \| 8 \| 1200 \| 4\.00 \| 12\.00 \| 20\.00 \| 400: 30 \| 0 \| 0 \| 30% \| 60% \| 200 \| 100 \| 60 \| 102 \| ×2\.00 \|/);
     const svg = svgChart(report);
     assert.match(svg, /^<svg [^>]*>[\s\S]*<\/svg>\n$/);
     // background, two panels per scale (3 targets measured on small, 1 on tiny), one legend entry
