@@ -22,6 +22,14 @@ describe('entity ids', () => {
     assert.equal(formatEntityId(null), null);
   });
 
+  it('renders ids either side of the largest shard 0, realm 0 num', () => {
+    assert.equal(formatEntityId(MAX_NUM), `0.0.${MAX_NUM}`);
+    assert.equal(formatEntityId(MAX_NUM + 1n), null, 'realm 1, num 0');
+    assert.equal(formatEntityId(MAX_NUM + 2n), '0.1.1');
+    assert.equal(formatEntityId(-1n), `1023.65535.${MAX_NUM}`);
+    assert.equal(formatEntityId(encodeEntityId(1023n, 0n, 5n)), '1023.0.5');
+  });
+
   it('parses shard.realm.num, realm.num and bare nums', () => {
     assert.deepEqual(parseEntityRef('0.0.1001', system), { kind: 'id', id: 1001n });
     assert.deepEqual(parseEntityRef('1.2.3', system), { kind: 'id', id: encodeEntityId(1n, 2n, 3n) });
