@@ -147,5 +147,4 @@ describe('account queries are index-backed', () => {
       assert.deepEqual(await sortedScansInGenericPlans(h.db, queries), []);
     });
   }
-
 });

@@ -14,11 +14,17 @@ function walk(node: PlanNode, out: PlanNode[]): PlanNode[] {
   return out;
 }
 
-export async function planNodes(db: Db, query: CapturedQuery): Promise<PlanNode[]> {
-  const rows = await db.query<{ 'QUERY PLAN': unknown }>(`explain (format json) ${query.text}`, query.params);
+type ExplainRow = { 'QUERY PLAN': unknown };
+
+/** The nodes of an `explain (format json)` result (json on one backend, its text on the other). */
+function nodesOf(rows: ExplainRow[]): PlanNode[] {
   const raw = rows[0]!['QUERY PLAN'];
   const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
   return walk(plan[0]!.Plan, []);
+}
+
+export async function planNodes(db: Db, query: CapturedQuery): Promise<PlanNode[]> {
+  return nodesOf(await db.query<ExplainRow>(`explain (format json) ${query.text}`, query.params));
 }
 
 /** Tables among `large` that a plan of any of the queries reads with a sequential scan. */
@@ -53,10 +59,7 @@ export async function genericPlanNodes(db: Db, query: CapturedQuery): Promise<Pl
     await tx.query(`prepare lqs_generic_plan as ${query.text}`);
     try {
       const args = query.params.length > 0 ? `(${query.params.map(literal).join(', ')})` : '';
-      const rows = await tx.query<{ 'QUERY PLAN': unknown }>(`explain (format json) execute lqs_generic_plan${args}`);
-      const raw = rows[0]!['QUERY PLAN'];
-      const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: PlanNode }[];
-      return walk(plan[0]!.Plan, []);
+      return nodesOf(await tx.query<ExplainRow>(`explain (format json) execute lqs_generic_plan${args}`));
     } finally {
       await tx.query('deallocate lqs_generic_plan');
     }
