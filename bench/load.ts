@@ -5,6 +5,7 @@
  * expects of that request.
  */
 import autocannon from 'autocannon';
+import { startCpuReading, type CpuPerRequest } from './cpu.js';
 import { percentile } from './stats.js';
 import { meetsExpectation, type MixRequest } from './targets.js';
 
@@ -93,4 +94,17 @@ export function runLoad(baseUrl: string, mix: readonly MixRequest[], concurrency
       socketErrors[code] = (socketErrors[code] ?? 0) + 1;
     });
   });
+}
+
+/** runLoad against a service child, with the CPU per request that it, PostgreSQL and this process spent meanwhile. */
+export async function runLoadWithCpu(
+  service: { baseUrl: string; pid: number },
+  mix: readonly MixRequest[],
+  concurrency: number,
+  durationSeconds: number,
+  startAt = 0,
+): Promise<{ result: LoadResult; cpu: CpuPerRequest }> {
+  const reading = startCpuReading(service.pid);
+  const result = await runLoad(service.baseUrl, mix, concurrency, durationSeconds, startAt);
+  return { result, cpu: reading.perRequestUs(result.requests) };
 }

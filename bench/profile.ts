@@ -19,9 +19,9 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { consoleProgress } from '../src/generate/progress.js';
 import { PROJECT_ROOT } from '../src/paths.js';
-import { hotFunctions, startCpuReading, type CpuPerRequest } from './cpu.js';
+import { hotFunctions, type CpuPerRequest } from './cpu.js';
 import { prepareDataset, type BenchDataset } from './datasets.js';
-import { runLoad } from './load.js';
+import { runLoad, runLoadWithCpu, type LoadResult } from './load.js';
 import { buildMixes } from './mixes.js';
 import { BenchUsageError, parseBenchOptions } from './options.js';
 import { serviceEnv, startService } from './service.js';
@@ -72,16 +72,14 @@ async function cpuUnderLoad(dataset: BenchDataset, mixes: Record<TargetName, Mix
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     const service = await startService(serviceEnv(dataset.env, options), ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
-    let result;
-    let cpu: CpuPerRequest;
+    let measured: { result: LoadResult; cpu: CpuPerRequest };
     try {
       await runLoad(service.baseUrl, mixes[target], concurrency, 1); // warm-up
-      const reading = startCpuReading(service.pid);
-      result = await runLoad(service.baseUrl, mixes[target], concurrency, seconds);
-      cpu = reading.perRequestUs(result.requests);
+      measured = await runLoadWithCpu(service, mixes[target], concurrency, seconds);
     } finally {
       await service.stop();
     }
+    const { result, cpu } = measured;
     const us = (v: number | null) => (v === null ? '–' : v.toFixed(0)).padStart(5);
     const ofCore = (v: number | null) => (v === null ? '–' : `${((v * result.rps) / 1e4).toFixed(0)}%`);
     console.log(
@@ -110,9 +108,7 @@ async function cpuByKind(dataset: BenchDataset, mixes: Record<TargetName, MixReq
       const rows = [];
       for (const [kind, requests] of kinds) {
         await runLoad(service.baseUrl, requests, options.concurrency, 1); // warm-up
-        const reading = startCpuReading(service.pid);
-        const result = await runLoad(service.baseUrl, requests, options.concurrency, options.seconds);
-        const cpu = reading.perRequestUs(result.requests);
+        const { result, cpu } = await runLoadWithCpu(service, requests, options.concurrency, options.seconds);
         const total = cpu.service + (cpu.postgres ?? 0);
         rows.push({ kind, weight: requests.length / mixes[target].length, rps: result.rps, service: cpu.service, postgres: cpu.postgres ?? 0, total });
       }

@@ -8,9 +8,8 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { consoleProgress } from '../src/generate/progress.js';
 import { PROJECT_ROOT } from '../src/paths.js';
-import { startCpuReading } from './cpu.js';
 import { prepareDataset } from './datasets.js';
-import { runLoad } from './load.js';
+import { runLoad, runLoadWithCpu } from './load.js';
 import { buildMixes } from './mixes.js';
 import { BenchUsageError, parseBenchOptions, USAGE, type BenchOptions } from './options.js';
 import { aggregate, markdown, svgChart, type BenchReport, type Measurement } from './report.js';
@@ -103,9 +102,7 @@ async function measureScale(options: BenchOptions, service: BenchService, scale:
     for (const target of options.targets) {
       for (const concurrency of options.concurrency) {
         service.rssStart();
-        const cpu = startCpuReading(service.pid);
-        const result = await runLoad(service.baseUrl, mixes[target], concurrency, options.durationSeconds, run * 997 + concurrency * 31);
-        const cpuUsPerRequest = cpu.perRequestUs(result.requests);
+        const { result, cpu: cpuUsPerRequest } = await runLoadWithCpu(service, mixes[target], concurrency, options.durationSeconds, run * 997 + concurrency * 31);
         const rssPeakMb = (await service.rssStop()) / (1 << 20);
         const m: Measurement = { ...result, scale, target, concurrency, run, rssPeakMb, cpuUsPerRequest };
         measurements.push(m);
