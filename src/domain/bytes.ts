@@ -19,12 +19,7 @@ export function toHexOrNull(bytes: Bytes | null | undefined): string | null {
   return bytes === null || bytes === undefined ? null : toHex(bytes);
 }
 
-/** `0x` + hex left-padded to at least `digits`; NULL or empty gives `0x`. */
-export function toHexPadded(bytes: Bytes | null | undefined, digits: number): string {
-  return padHex(hexOf(bytes), digits);
-}
-
-/** toHexPadded for bytes the database already rendered as hex (`encode(column, 'hex')`). */
+/** `0x` + hex the database rendered (`encode(column, 'hex')`) left-padded to at least `digits`; empty gives `0x`. */
 export function padHex(hex: string, digits: number): string {
   return hex === '' ? '0x' : '0x' + hex.padStart(digits, '0');
 }
@@ -47,10 +42,10 @@ export function toHexNonQuantity(bytes: Bytes | null | undefined): string {
   return toHex(bytes);
 }
 
-/** A 32-byte EVM word: NULL → null, empty → 64 zeros, else left-padded to 64 digits. */
-export function toUint256Hex(bytes: Bytes | null | undefined): string | null {
-  if (bytes === null || bytes === undefined) return null;
-  return '0x' + hexOf(bytes).padStart(64, '0');
+/** A 32-byte EVM word from hex the database rendered: NULL → null, empty → 64 zeros, else left-padded to 64 digits. */
+export function uint256Hex(hex: string | null | undefined): string | null {
+  if (hex === null || hex === undefined) return null;
+  return '0x' + hex.padStart(64, '0');
 }
 
 export function toBase64(bytes: Bytes | null | undefined): string | null {

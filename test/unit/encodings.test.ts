@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { base32Decode, base32Encode } from '../../src/domain/base32.js';
-import { bytesToBigInt, fromHex, toBase64, toHex, toHexPadded, toHexQuantity, toUint256Hex } from '../../src/domain/bytes.js';
+import { bytesToBigInt, fromHex, toBase64, padHex, toHex, toHexQuantity, uint256Hex } from '../../src/domain/bytes.js';
 import { formatKey } from '../../src/domain/key.js';
 import { formatStakingPeriod, formatTimestamp, monthStartNs, parseTimestamp } from '../../src/domain/timestamp.js';
 import { formatTransactionId, parseTransactionId } from '../../src/domain/transactionId.js';
@@ -42,15 +42,15 @@ describe('byte strings', () => {
     assert.equal(toHex(null), '0x');
     assert.equal(toHex(b('')), '0x');
     assert.equal(toHex(b('0aFF')), '0x0aff');
-    assert.equal(toHexPadded(b('0123'), 64), '0x' + '0'.repeat(60) + '0123');
-    assert.equal(toHexPadded(b(''), 64), '0x');
+    assert.equal(padHex('0123', 64), '0x' + '0'.repeat(60) + '0123');
+    assert.equal(padHex('', 64), '0x');
     assert.equal(toHexQuantity(b('012a')), '0x12a');
     assert.equal(toHexQuantity(b('00ff')), '0x0ff');
     assert.equal(toHexQuantity(b('00')), '0x0');
     assert.equal(toHexQuantity(b('')), '0x');
-    assert.equal(toUint256Hex(null), null);
-    assert.equal(toUint256Hex(b('')), '0x' + '0'.repeat(64));
-    assert.equal(toUint256Hex(b('01')), '0x' + '0'.repeat(62) + '01');
+    assert.equal(uint256Hex(null), null);
+    assert.equal(uint256Hex(''), '0x' + '0'.repeat(64));
+    assert.equal(uint256Hex('01'), '0x' + '0'.repeat(62) + '01');
   });
 
   it('base64 and integers', () => {

@@ -4,7 +4,8 @@
  * account id (primary keys and the history tables' (id, lower(timestamp_range)) indexes).
  */
 import type { Queryable } from '../../db/db.js';
-import { SqlParams, versionConditions } from './sqlParams.js';
+import { SqlParams } from '../../db/statements.js';
+import { versionConditions } from './versionConditions.js';
 import type { SnapshotWindow, TimestampRange } from './timestampRange.js';
 
 export interface AccountRow {
@@ -56,15 +57,14 @@ export interface AccountStateAtRow extends AccountStateRow {
 const tokenArrays = (rows: string) =>
   `select array_agg(x.token_id order by x.token_id) as token_ids, array_agg(x.balance order by x.token_id) as token_balances from (${rows}) x`;
 
+const CURRENT_ACCOUNT_STATE_SQL = `select e.*, es.pending_reward, es.end_stake_period, tb.token_ids, tb.token_balances
+  from (select ${ENTITY_COLUMNS} from entity where id = $1 and ${IS_ACCOUNT}) e
+  left join entity_stake es on es.id = $1
+  left join lateral (${tokenArrays('select token_id, balance from token_account where account_id = $1 and associated is true order by token_id limit $2')}) tb on true`;
+
 /** The current version of the account with its current staking row and its associated tokens' balances. */
 export async function findCurrentAccountState(db: Queryable, id: bigint, tokenLimit: number): Promise<AccountStateRow | undefined> {
-  const rows = await db.query<AccountStateRow>(
-    `select e.*, es.pending_reward, es.end_stake_period, tb.token_ids, tb.token_balances
-     from (select ${ENTITY_COLUMNS} from entity where id = $1 and ${IS_ACCOUNT}) e
-     left join entity_stake es on es.id = $1
-     left join lateral (${tokenArrays('select token_id, balance from token_account where account_id = $1 and associated is true order by token_id limit $2')}) tb on true`,
-    [id, tokenLimit],
-  );
+  const rows = await db.query<AccountStateRow>(CURRENT_ACCOUNT_STATE_SQL, [id, tokenLimit]);
   return rows[0];
 }
 

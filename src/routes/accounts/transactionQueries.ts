@@ -5,10 +5,10 @@
  * statement returns the page of the chosen candidates.
  */
 import type { Db, Queryable } from '../../db/db.js';
+import { SqlParams, statementText } from '../../db/statements.js';
 import type { Order } from '../../http/params.js';
 import { INDEX_EXCLUDED_TRANSFER_ACCOUNT, untypedCandidatesSql, type CandidateParams } from './candidateSql.js';
 import { pageSelect, type PageRow } from './pageSql.js';
-import { SqlParams } from './sqlParams.js';
 import { transferMergeSql, typedCandidatesSql, type TransferSource, type TypeShape, type TypedCandidateRow } from './typedCandidateSql.js';
 
 /** The timestamp predicate of the page, with values the database can hold. */
@@ -62,7 +62,9 @@ export async function findUntypedPage(db: Queryable, q: PageQuery): Promise<Page
   const params = new SqlParams();
   const p = candidateParams(params, q);
   const staking = params.add(q.stakingRewardAccount);
-  return db.query<PageRow>(`with ${untypedCandidatesSql(q.order, p, isIndexExcluded(q.accountId))}\n  ${pageSelect(q.order, staking)}`, params.values);
+  const excluded = isIndexExcluded(q.accountId);
+  const text = statementText(`account page ${q.order} ${excluded}`, () => `with ${untypedCandidatesSql(q.order, p, excluded)}\n  ${pageSelect(q.order, staking)}`);
+  return db.query<PageRow>(text, params.values);
 }
 
 /** The candidates under a type filter; `walkLimit` null lets the transfer walks run to the end. */
@@ -75,7 +77,9 @@ export async function findTypedCandidates(db: Queryable, q: PageQuery, shape: Ty
     knownTypes: shape === 'unknown' ? params.add(types.knownIds) : null,
     walkLimit: params.add(walkLimit),
   };
-  const rows = await db.query<TypedCandidateRow>(typedCandidatesSql(q.order, shape, typed, isIndexExcluded(q.accountId)), params.values);
+  const excluded = isIndexExcluded(q.accountId);
+  const text = statementText(`typed candidates ${q.order} ${shape} ${excluded}`, () => typedCandidatesSql(q.order, shape, typed, excluded));
+  const rows = await db.query<TypedCandidateRow>(text, params.values);
   return rows[0]!;
 }
 
@@ -86,7 +90,7 @@ export async function findTypedCandidates(db: Queryable, q: PageQuery, shape: Ty
 export async function findTransfersByMerge(db: Db, source: TransferSource, q: PageQuery, type: number, lo: bigint, hi: bigint): Promise<{ consensus_timestamp: bigint; payer_account_id: bigint }[]> {
   const params = new SqlParams();
   const p = { account: params.add(q.accountId), limit: params.add(q.limit), lo: params.add(lo), hi: params.add(hi), ne: params.add(q.bounds.ne), types: params.add(type) };
-  const sql = transferMergeSql(source, q.order, p);
+  const sql = statementText(`transfer merge ${source} ${q.order}`, () => transferMergeSql(source, q.order, p));
   return db.transaction(async (tx) => {
     await tx.query(`select set_config('enable_nestloop', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('jit', 'off', true)`);
     return tx.query(sql, params.values);
@@ -109,10 +113,11 @@ export async function findUnknownStoredTypes(db: Queryable, knownIds: readonly n
 
 /** The page of the given candidates (timestamps with their payers). */
 export async function findPageOfCandidates(db: Queryable, order: Order, timestamps: bigint[], payers: bigint[], stakingRewardAccount: bigint): Promise<PageRow[]> {
-  return db.query<PageRow>(
-    `with candidate as (select * from unnest($1::bigint[], $2::bigint[]) as c(consensus_timestamp, payer_account_id))\n  ${pageSelect(order, '$3')}`,
-    [timestamps, payers, stakingRewardAccount],
+  const text = statementText(
+    `page of candidates ${order}`,
+    () => `with candidate as (select * from unnest($1::bigint[], $2::bigint[]) as c(consensus_timestamp, payer_account_id))\n  ${pageSelect(order, '$3')}`,
   );
+  return db.query<PageRow>(text, [timestamps, payers, stakingRewardAccount]);
 }
 
 /** The first transaction's timestamp, 0 when there is none (bindTimestampRange's missing lower bound). */

@@ -1,5 +1,6 @@
 /** SQL of the blocks endpoints; `record_file` rows, index-backed on consensus_end (PK), index and hash. */
 import type { Queryable } from '../../db/db.js';
+import { SqlParams } from '../../db/statements.js';
 import type { Order } from '../../http/params.js';
 
 export interface RecordFileRow {
@@ -38,17 +39,13 @@ export async function findBlocks(
   order: Order,
   limit: number,
 ): Promise<RecordFileRow[]> {
-  const params: unknown[] = [];
-  const where = conditions.map((c) => {
-    params.push(c.value);
-    return `${c.column} ${c.operator} $${params.length}`;
-  });
-  params.push(limit);
+  const params = new SqlParams();
+  const where = conditions.map((c) => `${c.column} ${c.operator} ${params.add(c.value)}`);
   const sql = `select ${COLUMNS} from record_file
     ${where.length ? 'where ' + where.join(' and ') : ''}
     order by ${orderBy} ${order}
-    limit $${params.length}`;
-  return db.query<RecordFileRow>(sql, params);
+    limit ${params.add(limit)}`;
+  return db.query<RecordFileRow>(sql, params.values);
 }
 
 export async function findBlocksByNumber(db: Queryable, number: bigint): Promise<RecordFileRow[]> {

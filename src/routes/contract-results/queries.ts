@@ -6,6 +6,7 @@
  * timestamp (file_data__entity_timestamp).
  */
 import type { Queryable } from '../../db/db.js';
+import { SqlParams, statementText } from '../../db/statements.js';
 import { MAX_NUM } from '../../domain/entityId.js';
 import { SUCCESS } from '../../domain/resultCodes.js';
 
@@ -17,12 +18,22 @@ export interface InvolvedContracts {
 }
 
 /**
- * How an execution is found: an SQL query yielding its `contract_transaction` row
- * (consensus_timestamp, contract_ids, payer_account_id) from the parameters after the shared ones.
+ * How an execution is found: SQL yielding its `contract_transaction` row (consensus_timestamp,
+ * contract_ids, payer_account_id) from `values` as $1…; lookups of one kind share one text.
  */
 export interface ExecutionLookup {
-  sql: (param: (value: unknown) => string) => string;
+  kind: 'transaction id' | 'hash' | 'entity';
+  sql: string;
+  values: unknown[];
 }
+
+const BY_TRANSACTION_ID_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id
+  from (select consensus_timestamp, payer_account_id from transaction
+        where payer_account_id = $1 and consensus_timestamp >= $2 and consensus_timestamp <= $3
+          and valid_start_ns = $2 and nonce = $4
+        order by (result = ${SUCCESS}) desc, consensus_timestamp desc
+        limit 1) tx
+  join contract_transaction ct on ct.consensus_timestamp = tx.consensus_timestamp and ct.entity_id = tx.payer_account_id`;
 
 /**
  * The execution of a transaction id: the transaction with that payer, valid start and nonce whose
@@ -30,41 +41,30 @@ export interface ExecutionLookup {
  * its `contract_transaction` row for the payer.
  */
 export function byTransactionId(payer: bigint, validStartNs: bigint, maxTimestamp: bigint, nonce: number): ExecutionLookup {
-  return {
-    sql: (param) => {
-      const [p, start, end, n] = [param(payer), param(validStartNs), param(maxTimestamp), param(nonce)];
-      return `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id
-        from (select consensus_timestamp, payer_account_id from transaction
-              where payer_account_id = ${p} and consensus_timestamp >= ${start} and consensus_timestamp <= ${end}
-                and valid_start_ns = ${start} and nonce = ${n}
-              order by (result = ${SUCCESS}) desc, consensus_timestamp desc
-              limit 1) tx
-        join contract_transaction ct on ct.consensus_timestamp = tx.consensus_timestamp and ct.entity_id = tx.payer_account_id`;
-    },
-  };
+  return { kind: 'transaction id', sql: BY_TRANSACTION_ID_SQL, values: [payer, validStartNs, maxTimestamp, nonce] };
 }
+
+const BY_HASH_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id
+  from (select consensus_timestamp, entity_id from contract_transaction_hash
+        where hash = $1
+        order by (transaction_result = ${SUCCESS}) desc, consensus_timestamp desc
+        limit 1) h
+  join contract_transaction ct on ct.consensus_timestamp = h.consensus_timestamp and ct.entity_id = h.entity_id`;
 
 /**
  * The execution of an Ethereum transaction hash: the `contract_transaction_hash` row with exactly
  * that hash, a SUCCESS first, else the latest; then its `contract_transaction` row for the contract.
  */
 export function byHash(hash: Uint8Array): ExecutionLookup {
-  return {
-    sql: (param) => `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id
-      from (select consensus_timestamp, entity_id from contract_transaction_hash
-            where hash = ${param(hash)}
-            order by (transaction_result = ${SUCCESS}) desc, consensus_timestamp desc
-            limit 1) h
-      join contract_transaction ct on ct.consensus_timestamp = h.consensus_timestamp and ct.entity_id = h.entity_id`,
-  };
+  return { kind: 'hash', sql: BY_HASH_SQL, values: [hash] };
 }
+
+const BY_ENTITY_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id
+  from contract_transaction ct where ct.consensus_timestamp = $1 and ct.entity_id = $2`;
 
 /** The execution at `timestamp` that involved `entityId`. */
 export function byEntity(timestamp: bigint, entityId: bigint): ExecutionLookup {
-  return {
-    sql: (param) => `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id
-      from contract_transaction ct where ct.consensus_timestamp = ${param(timestamp)} and ct.entity_id = ${param(entityId)}`,
-  };
+  return { kind: 'entity', sql: BY_ENTITY_SQL, values: [timestamp, entityId] };
 }
 
 /** Live (deleted = false) contracts and accounts holding this EVM address; at most two, to detect ambiguity. */
@@ -185,13 +185,38 @@ const ETH_COLUMNS = [
 /** A user file (num > 1000) holds call data; system files never do. */
 const USER_FILE = `(et.call_data_id & ${MAX_NUM}) > 1000`;
 
-const LOG_COLUMNS = ['bloom', 'contract_id', 'data', 'index', 'topic0', 'topic1', 'topic2', 'topic3', 'evm_address'] as const;
-const STATE_CHANGE_COLUMNS = ['contract_id', 'slot', 'value_read', 'value_written', 'evm_address'] as const;
-
-/** `array_agg(<alias>.<column> order by …) as <prefix>_<column>` for each column. */
-function aggregated(columns: readonly string[], alias: (column: string) => string, orderBy: string, prefix: string): string {
-  return columns.map((c) => `array_agg(${alias(c)} order by ${orderBy}) as ${prefix}_${c}`).join(', ');
+/**
+ * `array_agg` of each column of a subquery whose rows are already in the wanted order: one sort for
+ * the subquery instead of one per aggregate, as an aggregate's own ORDER BY would cost. Byte
+ * columns are rendered as hex by the database: an array of hex text parses without the escaping
+ * that an array of bytea needs.
+ */
+function aggregatedRows(columns: Record<string, string>, rows: string, orderBy: string, prefix: string): string {
+  const select = Object.entries(columns).map(([name, expression]) => `${expression} as ${name}`).join(', ');
+  const arrays = Object.keys(columns).map((name) => `array_agg(x.${name}) as ${prefix}_${name}`).join(', ');
+  return `select ${arrays} from (select ${select} ${rows} order by ${orderBy}) x`;
 }
+
+const hex = (column: string) => `encode(${column}, 'hex')`;
+
+const LOG_COLUMNS = {
+  bloom: hex('l.bloom'),
+  contract_id: 'l.contract_id',
+  data: hex('l.data'),
+  index: 'l.index',
+  topic0: hex('l.topic0'),
+  topic1: hex('l.topic1'),
+  topic2: hex('l.topic2'),
+  topic3: hex('l.topic3'),
+  evm_address: hex('le.evm_address'),
+};
+const STATE_CHANGE_COLUMNS = {
+  contract_id: 's.contract_id',
+  slot: hex('s.slot'),
+  value_read: hex('s.value_read'),
+  value_written: hex('s.value_written'),
+  evm_address: hex('se.evm_address'),
+};
 
 export interface DetailOptions {
   systemFiles: { feeSchedule: bigint; exchangeRate: bigint };
@@ -210,18 +235,21 @@ export interface DetailOptions {
  * Null when there is no such execution or result.
  */
 export async function findContractResultDetail(db: Queryable, lookup: ExecutionLookup, options: DetailOptions): Promise<ContractResultDetail | null> {
-  const params: unknown[] = [];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const involved = lookup.sql(param);
-  const [feeSchedule, exchangeRate] = [param(options.systemFiles.feeSchedule), param(options.systemFiles.exchangeRate)];
-  const requested = param(options.requestedContract);
+  const params = new SqlParams();
+  for (const value of lookup.values) params.add(value);
+  const [feeSchedule, exchangeRate] = [params.add(options.systemFiles.feeSchedule), params.add(options.systemFiles.exchangeRate)];
+  const requested = params.add(options.requestedContract);
+  const text = statementText(`contract result by ${lookup.kind}`, () => detailSql(lookup.sql, feeSchedule, exchangeRate, requested));
+  const rows = await db.query<Record<string, unknown>>(text, params.values);
+  const row = rows[0];
+  return row ? detailOf(row) : null;
+}
+
+/** The statement of findContractResultDetail, given the execution's SQL and the other placeholders. */
+function detailSql(involved: string, feeSchedule: string, exchangeRate: string, requested: string): string {
   const asOf: TimestampBound[] = [['<=', 'cr.consensus_timestamp']];
   const among = (column: string) => `(cardinality(inv.contract_ids) = 0 or ${column} = any(inv.contract_ids))`;
-  const rows = await db.query<Record<string, unknown>>(
-    `with inv as (${involved})
+  return `with inv as (${involved})
      select inv.contract_ids as inv_contract_ids, inv.payer_account_id as inv_payer_account_id,
        ${RESULT_COLUMNS.map((c) => `cr.${c}`).join(', ')},
        case when cr.sender_id is null then cr.function_result end as function_result,
@@ -246,22 +274,22 @@ export async function findContractResultDetail(db: Queryable, lookup: ExecutionL
      left join lateral (${fileContentSql('et.call_data_id', [])} and ${USER_FILE}) cd on true
      left join lateral (${fileContentSql(feeSchedule, asOf)} and et.consensus_timestamp is null) fs on true
      left join lateral (${fileContentSql(exchangeRate, asOf)} and et.consensus_timestamp is null) er on true
-     left join lateral (
-       select ${aggregated(LOG_COLUMNS, (c) => (c === 'evm_address' ? 'le.evm_address' : `l.${c}`), 'l.index', 'log')}
-       from contract_log l left join entity le on le.id = l.contract_id
-       where l.consensus_timestamp = cr.consensus_timestamp and ${among('l.contract_id')}
-     ) logs on true
-     left join lateral (
-       select ${aggregated(STATE_CHANGE_COLUMNS, (c) => (c === 'evm_address' ? 'se.evm_address' : `s.${c}`), 's.contract_id, s.slot', 'change')}
-       from contract_state_change s left join entity se on se.id = s.contract_id
-       where s.consensus_timestamp = cr.consensus_timestamp
-         and (s.contract_id = ${requested}::bigint or (${among('s.contract_id')} and s.migration is false))
-     ) changes on true
-     limit 1`,
-    params,
-  );
-  const row = rows[0];
-  return row ? detailOf(row) : null;
+     left join lateral (${aggregatedRows(
+       LOG_COLUMNS,
+       `from contract_log l left join entity le on le.id = l.contract_id
+        where l.consensus_timestamp = cr.consensus_timestamp and ${among('l.contract_id')}`,
+       'l.index',
+       'log',
+     )}) logs on true
+     left join lateral (${aggregatedRows(
+       STATE_CHANGE_COLUMNS,
+       `from contract_state_change s left join entity se on se.id = s.contract_id
+        where s.consensus_timestamp = cr.consensus_timestamp
+          and (s.contract_id = ${requested}::bigint or (${among('s.contract_id')} and s.migration is false))`,
+       's.contract_id, s.slot',
+       'change',
+     )}) changes on true
+     limit 1`;
 }
 
 function pick<T>(row: Record<string, unknown>, columns: readonly string[], prefix = ''): T {
@@ -291,27 +319,29 @@ function detailOf(row: Record<string, unknown>): ContractResultDetail {
     eth: hasEth ? pick<EthereumTransactionRow>(row, ETH_COLUMNS, 'eth_') : null,
     callDataFile: hasEth && row.call_data_first_timestamp !== null ? fileOf(row, 'call_data') : null,
     gasFiles: hasEth ? null : { feeSchedule: fileOf(row, 'fee_schedule'), exchangeRate: fileOf(row, 'exchange_rate') },
-    logs: unzip<ContractLogRow>(row, LOG_COLUMNS, 'log'),
-    stateChanges: unzip<ContractStateChangeRow>(row, STATE_CHANGE_COLUMNS, 'change'),
+    logs: unzip<ContractLogRow>(row, Object.keys(LOG_COLUMNS), 'log'),
+    stateChanges: unzip<ContractStateChangeRow>(row, Object.keys(STATE_CHANGE_COLUMNS), 'change'),
   };
 }
 
+/** A log; byte columns as hex text (NULL stays null). */
 export interface ContractLogRow {
-  bloom: Uint8Array;
+  bloom: string;
   contract_id: bigint;
-  data: Uint8Array;
+  data: string;
   index: number;
-  topic0: Uint8Array | null;
-  topic1: Uint8Array | null;
-  topic2: Uint8Array | null;
-  topic3: Uint8Array | null;
-  evm_address: Uint8Array | null;
+  topic0: string | null;
+  topic1: string | null;
+  topic2: string | null;
+  topic3: string | null;
+  evm_address: string | null;
 }
 
+/** A state change; byte columns as hex text (NULL stays null). */
 export interface ContractStateChangeRow {
   contract_id: bigint;
-  slot: Uint8Array;
-  value_read: Uint8Array;
-  value_written: Uint8Array | null;
-  evm_address: Uint8Array | null;
+  slot: string;
+  value_read: string;
+  value_written: string | null;
+  evm_address: string | null;
 }

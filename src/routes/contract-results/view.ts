@@ -4,9 +4,9 @@ import {
   bytesToBigInt,
   toHex,
   toHexNonQuantity,
-  toHexPadded,
+  padHex,
   toHexQuantity,
-  toUint256Hex,
+  uint256Hex,
   type Bytes,
 } from '../../domain/bytes.js';
 import { formatEntityId, longZeroAddress } from '../../domain/entityId.js';
@@ -37,6 +37,11 @@ function addressOf(evmAddress: Bytes | null, id: bigint): string | null {
   return isEmpty(evmAddress) ? longZeroAddress(id) : toHex(evmAddress);
 }
 
+/** addressOf for an EVM address the database rendered as hex. */
+function addressOfHex(evmAddress: string | null, id: bigint): string | null {
+  return evmAddress ? '0x' + evmAddress : longZeroAddress(id);
+}
+
 /**
  * Stored JSON as the reference returns it: it reads jsonb with plain JSON.parse, so integers beyond
  * 2^53 come out as the nearest double.
@@ -62,22 +67,22 @@ function senderAddress(result: ContractResultRow): string | null {
 
 function logView(row: ContractLogRow) {
   return {
-    address: addressOf(row.evm_address, row.contract_id),
-    bloom: toHex(row.bloom),
+    address: addressOfHex(row.evm_address, row.contract_id),
+    bloom: '0x' + (row.bloom ?? ''),
     contract_id: formatEntityId(row.contract_id),
-    data: toHexPadded(row.data, 64),
+    data: padHex(row.data ?? '', 64),
     index: row.index,
-    topics: [row.topic0, row.topic1, row.topic2, row.topic3].filter((t): t is Uint8Array => t !== null).map((t) => toUint256Hex(t)!),
+    topics: [row.topic0, row.topic1, row.topic2, row.topic3].filter((t): t is string => t !== null).map((t) => uint256Hex(t)!),
   };
 }
 
 function stateChangeView(row: ContractStateChangeRow) {
   return {
-    address: addressOf(row.evm_address, row.contract_id),
+    address: addressOfHex(row.evm_address, row.contract_id),
     contract_id: formatEntityId(row.contract_id),
-    slot: toUint256Hex(row.slot),
-    value_read: toUint256Hex(row.value_read),
-    value_written: toUint256Hex(row.value_written),
+    slot: uint256Hex(row.slot),
+    value_read: uint256Hex(row.value_read),
+    value_written: uint256Hex(row.value_written),
   };
 }
 

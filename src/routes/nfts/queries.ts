@@ -5,6 +5,7 @@
  * its `deleted` flag.
  */
 import type { Queryable } from '../../db/db.js';
+import { SqlParams } from '../../db/statements.js';
 import type { Order } from '../../http/params.js';
 import type { BoundOperator, KeyCondition } from './bounds.js';
 
@@ -43,29 +44,26 @@ const PART_COLUMNS = `account_id, created_timestamp, delegating_spender, deleted
   lower(timestamp_range) as modified_timestamp, token_id`;
 
 export async function findNfts(db: Queryable, query: NftQuery): Promise<NftRow[]> {
-  const params: unknown[] = [query.owner, query.limit];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const shared = query.spenderRange.map((c) => `spender ${SQL_OPERATORS[c.operator]} ${param(c.value)}`);
-  if (query.spenderIn) shared.push(`spender in (${query.spenderIn.map((v) => param(v)).join(', ')})`);
+  const params = new SqlParams();
+  const [owner, limit] = [params.add(query.owner), params.add(query.limit)];
+  const shared = query.spenderRange.map((c) => `spender ${SQL_OPERATORS[c.operator]} ${params.add(c.value)}`);
+  if (query.spenderIn) shared.push(`spender in (${query.spenderIn.map((v) => params.add(v)).join(', ')})`);
 
   const orderBy = `order by token_id ${query.order}, serial_number ${query.order}`;
   const parts = query.parts.map((conditions) => {
     const where = [
-      'account_id = $1',
-      ...conditions.map((c) => `${c.primary ? 'token_id' : 'serial_number'} ${SQL_OPERATORS[c.operator]} ${param(c.value)}`),
+      `account_id = ${owner}`,
+      ...conditions.map((c) => `${c.primary ? 'token_id' : 'serial_number'} ${SQL_OPERATORS[c.operator]} ${params.add(c.value)}`),
       ...shared,
     ];
-    return `select ${PART_COLUMNS} from nft where ${where.join(' and ')} ${orderBy} limit $2`;
+    return `select ${PART_COLUMNS} from nft where ${where.join(' and ')} ${orderBy} limit ${limit}`;
   });
-  const page = parts.length === 1 ? parts[0] : `${parts.map((part) => `(${part})`).join(' union all ')} ${orderBy} limit $2`;
+  const page = parts.length === 1 ? parts[0] : `${parts.map((part) => `(${part})`).join(' union all ')} ${orderBy} limit ${limit}`;
 
   const sql = `select p.account_id, p.created_timestamp, p.delegating_spender, p.deleted or coalesce(e.deleted, false) as deleted,
       p.metadata, p.modified_timestamp, p.serial_number, p.spender, p.token_id
     from (${page}) p
     left join entity e on e.id = p.token_id
     order by p.token_id ${query.order}, p.serial_number ${query.order}`;
-  return db.query<NftRow>(sql, params);
+  return db.query<NftRow>(sql, params.values);
 }

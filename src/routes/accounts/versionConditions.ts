@@ -1,16 +1,7 @@
-/** Positional parameters collected while a query's text is assembled. */
+/** Conditions selecting the entity versions valid in a timestamp range. */
+import type { SqlParams } from '../../db/statements.js';
 import { MAX_INT64 } from '../../domain/timestamp.js';
 import { int64Values, type TimestampRange } from './timestampRange.js';
-
-export class SqlParams {
-  readonly values: unknown[] = [];
-
-  /** Adds a value and returns its placeholder. */
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
 
 /** int8range text `[lower, upper]` (inclusive, null = unbounded) that never overflows int64. */
 function int8rangeText(lower: bigint | null, upper: bigint | null): string {

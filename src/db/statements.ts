@@ -1,0 +1,34 @@
+/** Assembling statement texts: positional parameters, and one text per statement shape. */
+
+/** Positional parameters collected while a statement's text is assembled. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+
+  /** Adds a value and returns its placeholder. */
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** Shapes beyond this many are assembled each time instead of kept (a guard against a key holding a value). */
+const MAX_SHAPES = 1000;
+const texts = new Map<string, string>();
+
+/**
+ * The text of the statement shape `key`, assembled by `build` the first time. A text assembled per
+ * request is a new string each time, which the statement naming (a map keyed by text) and the
+ * driver's check that a named statement is prepared both read in full: a few kilobytes per request
+ * for the larger statements. The same string object hashes and compares at once.
+ *
+ * The key must name every input the text depends on, including the order in which `build`'s
+ * caller added parameters; values never belong in it, they travel as parameters.
+ */
+export function statementText(key: string, build: () => string): string {
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = build();
+    if (texts.size < MAX_SHAPES) texts.set(key, text);
+  }
+  return text;
+}
