@@ -32,3 +32,13 @@ export function statementText(key: string, build: () => string): string {
   }
   return text;
 }
+
+/**
+ * `select array_agg(sorted.<column>) as <prefix><column>, … from (<sortedRows>) sorted`: one array per
+ * column of a subquery that sorts its rows, so that the arrays line up in that order. PostgreSQL 15
+ * runs a sort of its own for every aggregate with an ORDER BY; here the subquery sorts once (a
+ * subquery with ORDER BY is never flattened, and a plain aggregate reads its rows in that order).
+ */
+export function arraysOf(sortedRows: string, columns: readonly string[], prefix = ''): string {
+  return `select ${columns.map((c) => `array_agg(sorted.${c}) as ${prefix}${c}`).join(', ')} from (${sortedRows}) sorted`;
+}

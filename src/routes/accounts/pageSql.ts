@@ -4,6 +4,7 @@
  * staking reward transfers aggregated into arrays, so that one statement returns the whole page.
  * Byte columns come back as base64 text, rendered by the database rather than per row in Node.
  */
+import { arraysOf } from '../../db/statements.js';
 import type { Order } from '../../http/params.js';
 
 export interface PageRow {
@@ -45,11 +46,9 @@ export interface PageRow {
 /** Base64 of a bytea column without the line breaks PostgreSQL inserts every 76 characters. */
 const base64 = (column: string) => `translate(encode(${column}, 'base64'), E'\\n', '')`;
 
-/** `array_agg` of each column of `x` (by output name), all in one order so that the arrays line up. */
-const arrays = (columns: Record<string, string>, order: string) =>
-  Object.entries(columns)
-    .map(([name, column]) => `array_agg(x.${column} order by ${order}) as ${name}`)
-    .join(', ');
+/** Arrays named by the keys of `columns`, of those columns of `rows` (`from …`) in `order`. */
+const arrays = (columns: Record<string, string>, rows: string, order: string) =>
+  arraysOf(`select ${Object.entries(columns).map(([name, column]) => `x.${column} as ${name}`).join(', ')} ${rows} order by ${order}`, Object.keys(columns));
 
 /**
  * `select … from candidate …` for a statement that defines `candidate`; `stakingRewardAccount` is
@@ -65,21 +64,21 @@ export function pageSelect(order: Order, stakingRewardAccount: string): string {
     tt.token_ids, tt.token_accounts, tt.token_amounts, tt.token_approvals, sr.reward_accounts, sr.reward_amounts
   from candidate c
   join transaction t on t.consensus_timestamp = c.consensus_timestamp
-  left join lateral (
-    select ${arrays({ transfer_accounts: 'entity_id', transfer_amounts: 'amount', transfer_approvals: 'is_approval' }, 'x.entity_id, x.amount, x.ctid')}
-    from crypto_transfer x
-    where x.consensus_timestamp = t.consensus_timestamp and x.payer_account_id = t.payer_account_id
-  ) ct on true
-  left join lateral (
-    select ${arrays({ token_ids: 'token_id', token_accounts: 'account_id', token_amounts: 'amount', token_approvals: 'is_approval' }, 'x.token_id, x.account_id, x.ctid')}
-    from token_transfer x
-    where x.consensus_timestamp = t.consensus_timestamp and x.payer_account_id = t.payer_account_id
-  ) tt on true
-  left join lateral (
-    select ${arrays({ reward_accounts: 'account_id', reward_amounts: 'amount' }, 'x.ctid')}
-    from staking_reward_transfer x
-    where x.consensus_timestamp = t.consensus_timestamp and ${stakingRewardAccount}::bigint = any (ct.transfer_accounts)
-  ) sr on true
+  left join lateral (${arrays(
+    { transfer_accounts: 'entity_id', transfer_amounts: 'amount', transfer_approvals: 'is_approval' },
+    `from crypto_transfer x where x.consensus_timestamp = t.consensus_timestamp and x.payer_account_id = t.payer_account_id`,
+    'x.entity_id, x.amount, x.ctid',
+  )}) ct on true
+  left join lateral (${arrays(
+    { token_ids: 'token_id', token_accounts: 'account_id', token_amounts: 'amount', token_approvals: 'is_approval' },
+    `from token_transfer x where x.consensus_timestamp = t.consensus_timestamp and x.payer_account_id = t.payer_account_id`,
+    'x.token_id, x.account_id, x.ctid',
+  )}) tt on true
+  left join lateral (${arrays(
+    { reward_accounts: 'account_id', reward_amounts: 'amount' },
+    `from staking_reward_transfer x where x.consensus_timestamp = t.consensus_timestamp and ${stakingRewardAccount}::bigint = any (ct.transfer_accounts)`,
+    'x.ctid',
+  )}) sr on true
   where t.payer_account_id in (select payer_account_id from candidate)
   order by t.consensus_timestamp ${order}`;
 }

@@ -4,7 +4,7 @@
  * account id (primary keys and the history tables' (id, lower(timestamp_range)) indexes).
  */
 import type { Queryable } from '../../db/db.js';
-import { SqlParams } from '../../db/statements.js';
+import { arraysOf, SqlParams } from '../../db/statements.js';
 import { versionConditions } from './versionConditions.js';
 import type { SnapshotWindow, TimestampRange } from './timestampRange.js';
 
@@ -53,14 +53,13 @@ export interface AccountStateAtRow extends AccountStateRow {
   snapshot_balance: bigint | null;
 }
 
-/** Token id and balance arrays of `rows` (a subquery of token_id, balance in token id order). */
-const tokenArrays = (rows: string) =>
-  `select array_agg(x.token_id order by x.token_id) as token_ids, array_agg(x.balance order by x.token_id) as token_balances from (${rows}) x`;
+/** Token id and balance arrays of `rows`, a query of `token_ids` and `token_balances` (one id and balance per row) in token id order. */
+const tokenArrays = (rows: string) => arraysOf(rows, ['token_ids', 'token_balances']);
 
 const CURRENT_ACCOUNT_STATE_SQL = `select e.*, es.pending_reward, es.end_stake_period, tb.token_ids, tb.token_balances
   from (select ${ENTITY_COLUMNS} from entity where id = $1 and ${IS_ACCOUNT}) e
   left join entity_stake es on es.id = $1
-  left join lateral (${tokenArrays('select token_id, balance from token_account where account_id = $1 and associated is true order by token_id limit $2')}) tb on true`;
+  left join lateral (${tokenArrays('select token_id as token_ids, balance as token_balances from token_account where account_id = $1 and associated is true order by token_id limit $2')}) tb on true`;
 
 /** The current version of the account with its current staking row and its associated tokens' balances. */
 export async function findCurrentAccountState(db: Queryable, id: bigint, tokenLimit: number): Promise<AccountStateRow | undefined> {
@@ -115,7 +114,7 @@ export async function findAccountStateAt(
        where account_id = ${idParam} and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
        order by consensus_timestamp desc limit 1
      ) b on true
-     left join lateral (${tokenArrays(`select distinct on (token_id) token_id, balance from token_balance
+     left join lateral (${tokenArrays(`select distinct on (token_id) token_id as token_ids, balance as token_balances from token_balance
        where account_id = ${idParam} and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
        order by token_id, consensus_timestamp desc
        limit ${limit}`)}) tb on true`,

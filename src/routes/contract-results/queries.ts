@@ -6,7 +6,7 @@
  * timestamp (file_data__entity_timestamp).
  */
 import type { Queryable } from '../../db/db.js';
-import { SqlParams, statementText } from '../../db/statements.js';
+import { arraysOf, SqlParams, statementText } from '../../db/statements.js';
 import { MAX_NUM } from '../../domain/entityId.js';
 import { SUCCESS } from '../../domain/resultCodes.js';
 
@@ -185,18 +185,10 @@ const ETH_COLUMNS = [
 /** A user file (num > 1000) holds call data; system files never do. */
 const USER_FILE = `(et.call_data_id & ${MAX_NUM}) > 1000`;
 
-/**
- * `array_agg` of each column of a subquery whose rows are already in the wanted order: one sort for
- * the subquery instead of one per aggregate, as an aggregate's own ORDER BY would cost. Byte
- * columns are rendered as hex by the database: an array of hex text parses without the escaping
- * that an array of bytea needs.
- */
-function aggregatedRows(columns: Record<string, string>, rows: string, orderBy: string, prefix: string): string {
-  const select = Object.entries(columns).map(([name, expression]) => `${expression} as ${name}`).join(', ');
-  const arrays = Object.keys(columns).map((name) => `array_agg(x.${name}) as ${prefix}_${name}`).join(', ');
-  return `select ${arrays} from (select ${select} ${rows} order by ${orderBy}) x`;
-}
+/** `<expression> as <name>, …` */
+const selectList = (columns: Record<string, string>) => Object.entries(columns).map(([name, expression]) => `${expression} as ${name}`).join(', ');
 
+/** Byte columns of the logs and state changes come as hex text: an array of bytea needs escaping that the driver parses character by character. */
 const hex = (column: string) => `encode(${column}, 'hex')`;
 
 const LOG_COLUMNS = {
@@ -274,20 +266,22 @@ function detailSql(involved: string, feeSchedule: string, exchangeRate: string, 
      left join lateral (${fileContentSql('et.call_data_id', [])} and ${USER_FILE}) cd on true
      left join lateral (${fileContentSql(feeSchedule, asOf)} and et.consensus_timestamp is null) fs on true
      left join lateral (${fileContentSql(exchangeRate, asOf)} and et.consensus_timestamp is null) er on true
-     left join lateral (${aggregatedRows(
-       LOG_COLUMNS,
-       `from contract_log l left join entity le on le.id = l.contract_id
-        where l.consensus_timestamp = cr.consensus_timestamp and ${among('l.contract_id')}`,
-       'l.index',
-       'log',
+     left join lateral (${arraysOf(
+       `select ${selectList(LOG_COLUMNS)}
+        from contract_log l left join entity le on le.id = l.contract_id
+        where l.consensus_timestamp = cr.consensus_timestamp and ${among('l.contract_id')}
+        order by l.index`,
+       Object.keys(LOG_COLUMNS),
+       'log_',
      )}) logs on true
-     left join lateral (${aggregatedRows(
-       STATE_CHANGE_COLUMNS,
-       `from contract_state_change s left join entity se on se.id = s.contract_id
+     left join lateral (${arraysOf(
+       `select ${selectList(STATE_CHANGE_COLUMNS)}
+        from contract_state_change s left join entity se on se.id = s.contract_id
         where s.consensus_timestamp = cr.consensus_timestamp
-          and (s.contract_id = ${requested}::bigint or (${among('s.contract_id')} and s.migration is false))`,
-       's.contract_id, s.slot',
-       'change',
+          and (s.contract_id = ${requested}::bigint or (${among('s.contract_id')} and s.migration is false))
+        order by s.contract_id, s.slot`,
+       Object.keys(STATE_CHANGE_COLUMNS),
+       'change_',
      )}) changes on true
      limit 1`;
 }
