@@ -33,6 +33,13 @@ export function statementText(key: string, build: () => string): string {
   return text;
 }
 
+/** `<expression> as <name>, …` for each entry of `columns`. */
+export function selectList(columns: Record<string, string>): string {
+  return Object.entries(columns)
+    .map(([name, expression]) => `${expression} as ${name}`)
+    .join(', ');
+}
+
 /**
  * `select array_agg(sorted.<column>) as <prefix><column>, … from (<sortedRows>) sorted`: one array per
  * column of a subquery that sorts its rows, so that the arrays line up in that order. PostgreSQL 15

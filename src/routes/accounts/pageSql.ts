@@ -4,7 +4,7 @@
  * staking reward transfers aggregated into arrays, so that one statement returns the whole page.
  * Byte columns come back as base64 text, rendered by the database rather than per row in Node.
  */
-import { arraysOf } from '../../db/statements.js';
+import { arraysOf, selectList } from '../../db/statements.js';
 import type { Order } from '../../http/params.js';
 
 export interface PageRow {
@@ -46,9 +46,9 @@ export interface PageRow {
 /** Base64 of a bytea column without the line breaks PostgreSQL inserts every 76 characters. */
 const base64 = (column: string) => `translate(encode(${column}, 'base64'), E'\\n', '')`;
 
-/** Arrays named by the keys of `columns`, of those columns of `rows` (`from …`) in `order`. */
+/** Arrays named by the keys of `columns`, of their expressions over `rows` (`from …`) in `order`. */
 const arrays = (columns: Record<string, string>, rows: string, order: string) =>
-  arraysOf(`select ${Object.entries(columns).map(([name, column]) => `x.${column} as ${name}`).join(', ')} ${rows} order by ${order}`, Object.keys(columns));
+  arraysOf(`select ${selectList(columns)} ${rows} order by ${order}`, Object.keys(columns));
 
 /**
  * `select … from candidate …` for a statement that defines `candidate`; `stakingRewardAccount` is
@@ -65,17 +65,17 @@ export function pageSelect(order: Order, stakingRewardAccount: string): string {
   from candidate c
   join transaction t on t.consensus_timestamp = c.consensus_timestamp
   left join lateral (${arrays(
-    { transfer_accounts: 'entity_id', transfer_amounts: 'amount', transfer_approvals: 'is_approval' },
+    { transfer_accounts: 'x.entity_id', transfer_amounts: 'x.amount', transfer_approvals: 'x.is_approval' },
     `from crypto_transfer x where x.consensus_timestamp = t.consensus_timestamp and x.payer_account_id = t.payer_account_id`,
     'x.entity_id, x.amount, x.ctid',
   )}) ct on true
   left join lateral (${arrays(
-    { token_ids: 'token_id', token_accounts: 'account_id', token_amounts: 'amount', token_approvals: 'is_approval' },
+    { token_ids: 'x.token_id', token_accounts: 'x.account_id', token_amounts: 'x.amount', token_approvals: 'x.is_approval' },
     `from token_transfer x where x.consensus_timestamp = t.consensus_timestamp and x.payer_account_id = t.payer_account_id`,
     'x.token_id, x.account_id, x.ctid',
   )}) tt on true
   left join lateral (${arrays(
-    { reward_accounts: 'account_id', reward_amounts: 'amount' },
+    { reward_accounts: 'x.account_id', reward_amounts: 'x.amount' },
     `from staking_reward_transfer x where x.consensus_timestamp = t.consensus_timestamp and ${stakingRewardAccount}::bigint = any (ct.transfer_accounts)`,
     'x.ctid',
   )}) sr on true

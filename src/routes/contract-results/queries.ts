@@ -6,7 +6,7 @@
  * timestamp (file_data__entity_timestamp).
  */
 import type { Queryable } from '../../db/db.js';
-import { arraysOf, SqlParams, statementText } from '../../db/statements.js';
+import { arraysOf, selectList, SqlParams, statementText } from '../../db/statements.js';
 import { MAX_NUM } from '../../domain/entityId.js';
 import { SUCCESS } from '../../domain/resultCodes.js';
 
@@ -184,9 +184,6 @@ const ETH_COLUMNS = [
 
 /** A user file (num > 1000) holds call data; system files never do. */
 const USER_FILE = `(et.call_data_id & ${MAX_NUM}) > 1000`;
-
-/** `<expression> as <name>, …` */
-const selectList = (columns: Record<string, string>) => Object.entries(columns).map(([name, expression]) => `${expression} as ${name}`).join(', ');
 
 /** Byte columns of the logs and state changes come as hex text: an array of bytea needs escaping that the driver parses character by character. */
 const hex = (column: string) => `encode(${column}, 'hex')`;
