@@ -206,6 +206,8 @@ const STATE_CHANGE_COLUMNS = {
   value_written: hex('s.value_written'),
   evm_address: hex('se.evm_address'),
 };
+const LOG_NAMES = Object.keys(LOG_COLUMNS);
+const STATE_CHANGE_NAMES = Object.keys(STATE_CHANGE_COLUMNS);
 
 export interface DetailOptions {
   systemFiles: { feeSchedule: bigint; exchangeRate: bigint };
@@ -268,7 +270,7 @@ function detailSql(involved: string, feeSchedule: string, exchangeRate: string, 
         from contract_log l left join entity le on le.id = l.contract_id
         where l.consensus_timestamp = cr.consensus_timestamp and ${among('l.contract_id')}
         order by l.index`,
-       Object.keys(LOG_COLUMNS),
+       LOG_NAMES,
        'log_',
      )}) logs on true
      left join lateral (${arraysOf(
@@ -277,7 +279,7 @@ function detailSql(involved: string, feeSchedule: string, exchangeRate: string, 
         where s.consensus_timestamp = cr.consensus_timestamp
           and (s.contract_id = ${requested}::bigint or (${among('s.contract_id')} and s.migration is false))
         order by s.contract_id, s.slot`,
-       Object.keys(STATE_CHANGE_COLUMNS),
+       STATE_CHANGE_NAMES,
        'change_',
      )}) changes on true
      limit 1`;
@@ -310,16 +312,16 @@ function detailOf(row: Record<string, unknown>): ContractResultDetail {
     eth: hasEth ? pick<EthereumTransactionRow>(row, ETH_COLUMNS, 'eth_') : null,
     callDataFile: hasEth && row.call_data_first_timestamp !== null ? fileOf(row, 'call_data') : null,
     gasFiles: hasEth ? null : { feeSchedule: fileOf(row, 'fee_schedule'), exchangeRate: fileOf(row, 'exchange_rate') },
-    logs: unzip<ContractLogRow>(row, Object.keys(LOG_COLUMNS), 'log'),
-    stateChanges: unzip<ContractStateChangeRow>(row, Object.keys(STATE_CHANGE_COLUMNS), 'change'),
+    logs: unzip<ContractLogRow>(row, LOG_NAMES, 'log'),
+    stateChanges: unzip<ContractStateChangeRow>(row, STATE_CHANGE_NAMES, 'change'),
   };
 }
 
 /** A log; byte columns as hex text (NULL stays null). */
 export interface ContractLogRow {
-  bloom: string;
+  bloom: string | null;
   contract_id: bigint;
-  data: string;
+  data: string | null;
   index: number;
   topic0: string | null;
   topic1: string | null;
