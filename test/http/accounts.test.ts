@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { base32Encode } from '../../src/domain/base32.js';
+import { formatTimestamp } from '../../src/domain/timestamp.js';
 import { errorOf, get, useHarness } from '../support/harness.js';
 
 const ALIAS = 'KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL72HMQ';
@@ -197,6 +198,40 @@ describe('account path forms', () => {
       const res = await get(harness(), `/api/v1/accounts/${path}`);
       assert.equal(res.status, 200, `${path}: ${res.text}`);
       assert.equal(res.body.account, account, path);
+    }
+  });
+
+  it('resolves every form within the account statement, now and as of a time, with and without transactions', async () => {
+    await harness().prepare(setup());
+    const expected = (await get(harness(), '/api/v1/accounts/0.0.1001?transactions=false')).body;
+    const asOf = `timestamp=lte:${formatTimestamp(1_700_000_000_000_000_000n)}`;
+    const historical = (await get(harness(), `/api/v1/accounts/0.0.1001?transactions=false&${asOf}`)).body;
+    assert.equal(expected.account, '0.0.1001');
+    assert.equal(historical.account, '0.0.1001');
+    for (const path of Object.keys(lookups())) {
+      for (const [query, body] of [['transactions=false', expected], [`transactions=false&${asOf}`, historical]] as const) {
+        const url = `/api/v1/accounts/${path}?${query}`;
+        const queries = await harness().captureQueries(async () => assert.deepEqual((await get(harness(), url)).body, body, url));
+        assert.equal(queries.length, 1, `${url}: one statement`);
+      }
+      const res = await get(harness(), `/api/v1/accounts/${path}?${asOf}`);
+      assert.equal(res.status, 200, path);
+      assert.equal(res.body.account, '0.0.1001', path);
+    }
+  });
+
+  it('reports unknown and ambiguous aliases and addresses from the account statement too', async () => {
+    await harness().prepare({ accounts: [{ num: 10, alias: ALIAS }, { num: 11, alias: ALIAS }] });
+    for (const query of ['transactions=false', 'timestamp=lte:1700000000', 'transactions=false&timestamp=lte:1700000000']) {
+      let res = await get(harness(), `/api/v1/accounts/${ALIAS}?${query}`);
+      assert.equal(res.status, 500, query);
+      assert.deepEqual(res.body, errorOf('Internal error'), query);
+      res = await get(harness(), `/api/v1/accounts/AAAQEAYEAUDAOCAJCAIREEYUCULBOGAZ?${query}`);
+      assert.equal(res.status, 404, query);
+      assert.deepEqual(res.body, errorOf('No account with a matching alias found'), query);
+      res = await get(harness(), `/api/v1/accounts/0x${EVM}?${query}`);
+      assert.equal(res.status, 404, query);
+      assert.deepEqual(res.body, errorOf('Not found'), query);
     }
   });
 

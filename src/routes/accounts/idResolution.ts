@@ -1,8 +1,11 @@
 /**
  * Resolving the `{idOrAliasOrEvmAddress}` path value of the account routes to an encoded entity id:
  * numeric and long-zero forms directly, opaque EVM addresses and base32 aliases through `entity`.
+ * A statement that needs the account can resolve it itself (`accountIdSql`), saving the round trip
+ * of a separate lookup; `resolveAccountId` is that lookup on its own.
  */
 import type { Queryable } from '../../db/db.js';
+import { SqlParams } from '../../db/statements.js';
 import { base32Decode } from '../../domain/base32.js';
 import { parseEntityRef, type ShardRealm } from '../../domain/entityId.js';
 import { ApiError, invalidParameter, notFound } from '../../http/errors.js';
@@ -11,19 +14,18 @@ export const ACCOUNT_PATH_PARAM = 'idOrAliasOrEvmAddress';
 
 const ALIAS = /^(?:(\d{1,5})\.)?(?:(\d{1,5})\.)?([A-Z2-7]+)$/;
 
-async function single(rows: { id: bigint }[], notFoundMessage: string): Promise<bigint> {
-  if (rows.length === 0) throw notFound(notFoundMessage);
-  if (rows.length > 1) throw new ApiError(500, ['Internal error']);
-  return rows[0]!.id;
-}
+/** A parsed path value: an encoded id, or an opaque EVM address or alias still to be looked up. */
+export type AccountRef = { kind: 'id'; id: bigint } | { kind: 'evm'; address: Buffer } | { kind: 'alias'; alias: Buffer };
+
+/** The conditions of a live entity holding the EVM address or alias in `placeholder`. */
+const LIVE_ENTITY = {
+  evm: (placeholder: string) => `evm_address = ${placeholder} and deleted = false`,
+  alias: (placeholder: string) => `alias = ${placeholder} and coalesce(deleted, false) <> true`,
+};
 
 /** Entities with this EVM address that are not deleted (a NULL `deleted` does not count as live). */
 export async function findIdsByEvmAddress(db: Queryable, address: Uint8Array): Promise<{ id: bigint }[]> {
-  return db.query<{ id: bigint }>('select id from entity where evm_address = $1 and deleted = false limit 2', [address]);
-}
-
-async function findIdsByAlias(db: Queryable, alias: Uint8Array): Promise<{ id: bigint }[]> {
-  return db.query<{ id: bigint }>('select id from entity where alias = $1 and coalesce(deleted, false) <> true limit 2', [alias]);
+  return db.query<{ id: bigint }>(`select id from entity where ${LIVE_ENTITY.evm('$1')} limit 2`, [address]);
 }
 
 /** The alias bytes of `shard.realm.ALIAS`, `realm.ALIAS` or `ALIAS` text, or null when it is not one. */
@@ -38,16 +40,45 @@ export function parseAlias(text: string, system: ShardRealm): Buffer | null {
   return base32Decode(encoded!);
 }
 
-/**
- * The encoded id for the path value. Numeric ids need not exist; an unknown EVM address is a 404
- * `Not found`, an unknown alias a 404 `No account with a matching alias found`, and anything
- * unparsable a 400 `Invalid parameter: idOrAliasOrEvmAddress`.
- */
-export async function resolveAccountId(db: Queryable, text: string, system: ShardRealm): Promise<bigint> {
+/** The path value parsed; anything unparsable is a 400 `Invalid parameter: idOrAliasOrEvmAddress`. */
+export function parseAccountRef(text: string, system: ShardRealm): AccountRef {
   const ref = parseEntityRef(text, system);
-  if (ref?.kind === 'id') return ref.id;
-  if (ref?.kind === 'evm') return single(await findIdsByEvmAddress(db, ref.address), 'Not found');
+  if (ref) return ref;
   const alias = parseAlias(text, system);
   if (alias === null) throw invalidParameter(ACCOUNT_PATH_PARAM);
-  return single(await findIdsByAlias(db, alias), 'No account with a matching alias found');
+  return { kind: 'alias', alias };
+}
+
+/**
+ * A one-row query of `id` (bigint) and `matches` (int): the id itself with 1, or the live entity
+ * holding the EVM address or alias with how many do (0, 1, or 2 for more than one; id NULL when 0).
+ */
+export function accountIdSql(ref: AccountRef, params: SqlParams): string {
+  if (ref.kind === 'id') return `select ${params.add(ref.id)}::bigint as id, 1 as matches`;
+  const where = ref.kind === 'evm' ? LIVE_ENTITY.evm(params.add(ref.address)) : LIVE_ENTITY.alias(params.add(ref.alias));
+  return `select min(id) as id, count(*)::int as matches from (select id from entity where ${where} limit 2) m`;
+}
+
+/**
+ * Checks what `accountIdSql` found: none is a 404 (`Not found` for an EVM address, `No account
+ * with a matching alias found` for an alias), more than one a 500.
+ */
+export function checkMatches(ref: AccountRef, matches: number): void {
+  if (matches === 1) return;
+  if (matches > 1) throw new ApiError(500, ['Internal error']);
+  throw notFound(ref.kind === 'alias' ? 'No account with a matching alias found' : 'Not found');
+}
+
+/** The encoded id of a parsed path value; numeric ids need not exist. */
+export async function idOfRef(db: Queryable, ref: AccountRef): Promise<bigint> {
+  if (ref.kind === 'id') return ref.id;
+  const params = new SqlParams();
+  const rows = await db.query<{ id: bigint; matches: number }>(accountIdSql(ref, params), params.values);
+  checkMatches(ref, rows[0]!.matches);
+  return rows[0]!.id;
+}
+
+/** The encoded id for the path value (see `parseAccountRef` and `checkMatches` for its errors). */
+export async function resolveAccountId(db: Queryable, text: string, system: ShardRealm): Promise<bigint> {
+  return idOfRef(db, parseAccountRef(text, system));
 }

@@ -4,7 +4,8 @@
  * account id (primary keys and the history tables' (id, lower(timestamp_range)) indexes).
  */
 import type { Queryable } from '../../db/db.js';
-import { arraysOf, SqlParams } from '../../db/statements.js';
+import { arraysOf, SqlParams, statementText } from '../../db/statements.js';
+import { accountIdSql, type AccountRef } from './idResolution.js';
 import { versionConditions } from './versionConditions.js';
 import type { SnapshotWindow, TimestampRange } from './timestampRange.js';
 
@@ -47,6 +48,23 @@ export interface AccountStateRow extends AccountRow {
   token_balances: bigint[] | null;
 }
 
+/**
+ * What a state statement returns: how many entities the path value matched (see `accountIdSql`)
+ * and, when it matched one that is an account with a version in the range, its state.
+ */
+export interface Resolved<R> {
+  matches: number;
+  row: R | null;
+}
+
+/** A state statement's one row: the entity's columns are NULL when it matched no account version. */
+type ResolvedRow<R extends AccountRow> = Omit<R, 'id'> & { id: bigint | null; matches: number };
+
+function resolvedOf<R extends AccountRow>(rows: ResolvedRow<R>[]): Resolved<R> {
+  const row = rows[0]!;
+  return { matches: row.matches, row: row.id === null ? null : (row as unknown as R) };
+}
+
 /** Historical state: the balance snapshot found in the window (null when none) and the account's balances in it. */
 export interface AccountStateAtRow extends AccountStateRow {
   snapshot_timestamp: bigint | null;
@@ -56,15 +74,20 @@ export interface AccountStateAtRow extends AccountStateRow {
 /** Token id and balance arrays of `rows`, a query of `token_ids` and `token_balances` (one id and balance per row) in token id order. */
 const tokenArrays = (rows: string) => arraysOf(rows, ['token_ids', 'token_balances']);
 
-const CURRENT_ACCOUNT_STATE_SQL = `select e.*, es.pending_reward, es.end_stake_period, tb.token_ids, tb.token_balances
-  from (select ${ENTITY_COLUMNS} from entity where id = $1 and ${IS_ACCOUNT}) e
-  left join entity_stake es on es.id = $1
-  left join lateral (${tokenArrays('select token_id as token_ids, balance as token_balances from token_account where account_id = $1 and associated is true order by token_id limit $2')}) tb on true`;
-
 /** The current version of the account with its current staking row and its associated tokens' balances. */
-export async function findCurrentAccountState(db: Queryable, id: bigint, tokenLimit: number): Promise<AccountStateRow | undefined> {
-  const rows = await db.query<AccountStateRow>(CURRENT_ACCOUNT_STATE_SQL, [id, tokenLimit]);
-  return rows[0];
+export async function findCurrentAccountState(db: Queryable, ref: AccountRef, tokenLimit: number): Promise<Resolved<AccountStateRow>> {
+  const params = new SqlParams();
+  const resolve = accountIdSql(ref, params);
+  const limit = params.add(tokenLimit);
+  const sql = statementText(
+    `account state ${ref.kind}`,
+    () => `select r.matches, e.*, es.pending_reward, es.end_stake_period, tb.token_ids, tb.token_balances
+  from (${resolve}) r
+  left join lateral (select ${ENTITY_COLUMNS} from entity where id = r.id and ${IS_ACCOUNT}) e on true
+  left join entity_stake es on es.id = e.id
+  left join lateral (${tokenArrays(`select token_id as token_ids, balance as token_balances from token_account where account_id = e.id and associated is true order by token_id limit ${limit}`)}) tb on true`,
+  );
+  return resolvedOf(await db.query<ResolvedRow<AccountStateRow>>(sql, params.values));
 }
 
 /** The first instant (UTC) of the month of a nanosecond timestamp, as nanoseconds. */
@@ -79,29 +102,30 @@ const monthStartOf = (ns: string) =>
  */
 export async function findAccountStateAt(
   db: Queryable,
-  id: bigint,
+  ref: AccountRef,
   range: TimestampRange,
   snapshot: { treasury: bigint; window: SnapshotWindow } | null,
   tokenLimit: number,
-): Promise<AccountStateAtRow | undefined> {
+): Promise<Resolved<AccountStateAtRow>> {
   const params = new SqlParams();
-  const idParam = params.add(id);
-  const entityWhere = [`id = ${idParam}`, IS_ACCOUNT, ...versionConditions('timestamp_range', range, params)].join(' and ');
-  const stakeWhere = [`id = ${idParam}`, ...versionConditions('timestamp_range', range, params)].join(' and ');
+  const resolve = accountIdSql(ref, params);
+  const entityWhere = ['id = r.id', IS_ACCOUNT, ...versionConditions('timestamp_range', range, params)].join(' and ');
+  const stakeWhere = ['id = r.id', ...versionConditions('timestamp_range', range, params)].join(' and ');
   const limit = params.add(tokenLimit);
   const snapshotSql = snapshot ? snapshotTimestampSql(snapshot.treasury, snapshot.window, params) : 'select null::bigint as consensus_timestamp';
   const from = monthStartOf('s.consensus_timestamp');
-  const rows = await db.query<AccountStateAtRow>(
-    `select e.*, es.pending_reward, es.end_stake_period, s.consensus_timestamp as snapshot_timestamp, b.balance as snapshot_balance,
+  const rows = await db.query<ResolvedRow<AccountStateAtRow>>(
+    `select r.matches, e.*, es.pending_reward, es.end_stake_period, s.consensus_timestamp as snapshot_timestamp, b.balance as snapshot_balance,
        tb.token_ids, tb.token_balances
-     from (
+     from (${resolve}) r
+     left join lateral (
        (select ${ENTITY_COLUMNS} from entity where ${entityWhere})
        union all
        (select ${ENTITY_COLUMNS} from entity_history where ${entityWhere})
        order by timestamp_range desc
        limit 1
-     ) e
-     left join (
+     ) e on true
+     left join lateral (
        (select pending_reward, end_stake_period, timestamp_range from entity_stake where ${stakeWhere})
        union all
        (select pending_reward, end_stake_period, timestamp_range from entity_stake_history where ${stakeWhere})
@@ -111,16 +135,16 @@ export async function findAccountStateAt(
      left join (${snapshotSql}) s on true
      left join lateral (
        select balance from account_balance
-       where account_id = ${idParam} and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
+       where account_id = r.id and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
        order by consensus_timestamp desc limit 1
      ) b on true
      left join lateral (${tokenArrays(`select distinct on (token_id) token_id as token_ids, balance as token_balances from token_balance
-       where account_id = ${idParam} and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
+       where account_id = r.id and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
        order by token_id, consensus_timestamp desc
        limit ${limit}`)}) tb on true`,
     params.values,
   );
-  return rows[0];
+  return resolvedOf(rows);
 }
 
 /** The latest balance snapshot in the window: a time at which the treasury has a row. */

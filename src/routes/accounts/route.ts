@@ -12,7 +12,7 @@ import { linkHeader, nextLink } from '../../http/pagination.js';
 import { booleanOf, limitOf, orderOf, rules, type Order } from '../../http/params.js';
 import type { RequestQuery } from '../../http/query.js';
 import { loadAccountState } from './account.js';
-import { ACCOUNT_PATH_PARAM, resolveAccountId } from './idResolution.js';
+import { ACCOUNT_PATH_PARAM, idOfRef, parseAccountRef } from './idResolution.js';
 import { bindTimestampRange, foldTimestampFilters, isEmptyRange, type TimestampRange } from './timestampRange.js';
 import { findFirstTransactionTimestamp, type TypeFilter } from './transactionQueries.js';
 import { loadTransactionPage, timestampPredicate } from './transactions.js';
@@ -91,21 +91,30 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
       const query = request.query as RequestQuery;
       // query parameters are validated before the path value is resolved
       const filters = buildFilters(query, RULES, config.query.maxRepeatedQueryParameters);
-      const accountId = await resolveAccountId(ctx.db, request.params[ACCOUNT_PATH_PARAM], { shard: config.shard, realm: config.realm });
+      const ref = parseAccountRef(request.params[ACCOUNT_PATH_PARAM], { shard: config.shard, realm: config.realm });
 
       const timestampFilters = filtersOf(filters, 'timestamp');
       const range = foldTimestampFilters(timestampFilters);
-      if (isEmptyRange(range)) throw notFound('Timestamp range is empty');
+      if (isEmptyRange(range)) {
+        // an unknown EVM address or alias is reported before the empty range
+        await idOfRef(ctx.db, ref);
+        throw notFound('Timestamp range is empty');
+      }
 
       const path = request.url.split('?')[0]!;
-      const [state, page] = await Promise.all([
-        loadAccountState(ctx.db, accountId, timestampFilters.length > 0 ? range : null, {
+      const withTransactions = booleanOf(filters, 'transactions', true);
+      const accountState = () =>
+        loadAccountState(ctx.db, ref, timestampFilters.length > 0 ? range : null, {
           treasury: encodeEntityId(config.shard, config.realm, TREASURY_NUM),
           tokenBalanceLimit: config.response.limit.tokenBalance.singleAccount,
           nowNs: ctx.clock.nowNs(),
-        }),
-        booleanOf(filters, 'transactions', true) ? transactionsPage(accountId, range, filters, path, query) : NO_TRANSACTIONS,
-      ]);
+        });
+      const pageOf = (id: bigint) => (withTransactions ? transactionsPage(id, range, filters, path, query) : NO_TRANSACTIONS);
+      // an id runs both statements at once; an EVM address or alias is resolved by the state statement first
+      const [state, page] =
+        ref.kind === 'id'
+          ? await Promise.all([accountState(), pageOf(ref.id)])
+          : await accountState().then(async (found) => [found, found ? await pageOf(found.row.id) : NO_TRANSACTIONS] as const);
       if (!state) throw notFound();
 
       if (page.next) reply.header('link', linkHeader(page.next));
