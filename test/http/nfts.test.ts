@@ -82,7 +82,8 @@ describe('account NFTs', () => {
     const expected = await keys('/api/v1/accounts/0.0.1001/nfts');
     assert.equal(expected.length, 5);
     for (const path of ['1001', '0.1001', '0.0.1001', OWNER_LONG_ZERO, ALIAS, `0.${ALIAS}`, `0.0.${ALIAS}`, EVM, `0x${EVM}`, `0.0.${EVM}`, EVM.toUpperCase()]) {
-      assert.deepEqual(await keys(`/api/v1/accounts/${path}/nfts`), expected, path);
+      const queries = await harness().captureQueries(async () => assert.deepEqual(await keys(`/api/v1/accounts/${path}/nfts`), expected, path));
+      assert.equal(queries.length, 1, `${path}: the owner is resolved within the page's statement`);
     }
   });
 
@@ -112,6 +113,11 @@ describe('account NFTs', () => {
     await harness().prepare({});
     const unknownAlias = await get(harness(), '/api/v1/accounts/AAAQEAYEAUDAOCAJ/nfts?limit=0');
     assert.equal(unknownAlias.status, 404, 'the owner is resolved before the parameters are validated');
+    for (const query of ['serialnumber=1', `spender.id=${'cd'.repeat(20)}`, `spender.id=lt:${'cd'.repeat(20)}`]) {
+      const res = await get(harness(), `/api/v1/accounts/0x${'ab'.repeat(20)}/nfts?${query}`);
+      assert.equal(res.status, 404, query);
+      assert.deepEqual(res.body, errorOf('Not found'), `${query}: the unknown owner comes first`);
+    }
   });
 
   it('filters by token id with every supported operator', async () => {

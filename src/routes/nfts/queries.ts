@@ -7,6 +7,7 @@
 import type { Queryable } from '../../db/db.js';
 import { SqlParams } from '../../db/statements.js';
 import type { Order } from '../../http/params.js';
+import { accountIdSql, type AccountRef } from '../accounts/idResolution.js';
 import type { BoundOperator, KeyCondition } from './bounds.js';
 
 export interface NftRow {
@@ -27,7 +28,8 @@ export interface SpenderCondition {
 }
 
 export interface NftQuery {
-  owner: bigint;
+  /** resolved by the statement itself when an EVM address or alias */
+  owner: AccountRef;
   /** token/serial conditions of each part of the range (at least one part) */
   parts: readonly KeyCondition[][];
   /** ANDed into every part */
@@ -43,16 +45,23 @@ const SQL_OPERATORS: Record<BoundOperator, string> = { eq: '=', gt: '>', gte: '>
 const PART_COLUMNS = `account_id, created_timestamp, delegating_spender, deleted, metadata, serial_number, spender,
   lower(timestamp_range) as modified_timestamp, token_id`;
 
-export async function findNfts(db: Queryable, query: NftQuery): Promise<NftRow[]> {
+/** The page, with how many entities the owner's path value matched (see `accountIdSql`). */
+export interface NftPage {
+  matches: number;
+  rows: NftRow[];
+}
+
+export async function findNfts(db: Queryable, query: NftQuery): Promise<NftPage> {
   const params = new SqlParams();
-  const [owner, limit] = [params.add(query.owner), params.add(query.limit)];
+  const resolve = accountIdSql(query.owner, params);
+  const limit = params.add(query.limit);
   const shared = query.spenderRange.map((c) => `spender ${SQL_OPERATORS[c.operator]} ${params.add(c.value)}`);
   if (query.spenderIn) shared.push(`spender in (${query.spenderIn.map((v) => params.add(v)).join(', ')})`);
 
   const orderBy = `order by token_id ${query.order}, serial_number ${query.order}`;
   const parts = query.parts.map((conditions) => {
     const where = [
-      `account_id = ${owner}`,
+      'account_id = r.id',
       ...conditions.map((c) => `${c.primary ? 'token_id' : 'serial_number'} ${SQL_OPERATORS[c.operator]} ${params.add(c.value)}`),
       ...shared,
     ];
@@ -60,10 +69,15 @@ export async function findNfts(db: Queryable, query: NftQuery): Promise<NftRow[]
   });
   const page = parts.length === 1 ? parts[0] : `${parts.map((part) => `(${part})`).join(' union all ')} ${orderBy} limit ${limit}`;
 
-  const sql = `select p.account_id, p.created_timestamp, p.delegating_spender, p.deleted or coalesce(e.deleted, false) as deleted,
-      p.metadata, p.modified_timestamp, p.serial_number, p.spender, p.token_id
-    from (${page}) p
-    left join entity e on e.id = p.token_id
-    order by p.token_id ${query.order}, p.serial_number ${query.order}`;
-  return db.query<NftRow>(sql, params.values);
+  // one row with the NFT columns NULL when the page is empty, so that `matches` always arrives
+  const sql = `select r.matches, n.* from (${resolve}) r
+    left join lateral (
+      select p.account_id, p.created_timestamp, p.delegating_spender, p.deleted or coalesce(e.deleted, false) as deleted,
+        p.metadata, p.modified_timestamp, p.serial_number, p.spender, p.token_id
+      from (${page}) p
+      left join entity e on e.id = p.token_id
+    ) n on true
+    order by n.token_id ${query.order}, n.serial_number ${query.order}`;
+  const rows = await db.query<NftRow & { matches: number }>(sql, params.values);
+  return { matches: rows[0]!.matches, rows: rows[0]!.token_id === null ? [] : rows };
 }

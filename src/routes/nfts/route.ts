@@ -10,7 +10,7 @@ import { schemaRef } from '../../http/openapi.js';
 import { linkHeader, nextLink, type LinkAnchor } from '../../http/pagination.js';
 import { isNonNegativeInt64, limitOf, orderOf } from '../../http/params.js';
 import type { RequestQuery } from '../../http/query.js';
-import { ACCOUNT_PATH_PARAM, findIdsByEvmAddress, resolveAccountId } from '../accounts/idResolution.js';
+import { ACCOUNT_PATH_PARAM, checkMatches, findIdsByEvmAddress, idOfRef, parseAccountRef, type AccountRef } from '../accounts/idResolution.js';
 import { rangeParts, type Bound } from './bounds.js';
 import { nftRules, readNftFilters, SERIAL_NUMBER, TOKEN_ID, type NftFilters } from './filters.js';
 import { findNfts, type NftRow, type SpenderCondition } from './queries.js';
@@ -41,6 +41,19 @@ async function spenderConditions(db: Queryable, filters: NftFilters): Promise<{ 
   return values.length === 0 ? null : { range, in: values };
 }
 
+/**
+ * Runs the reading of the filters; when it fails, an EVM address or alias that names no account is
+ * reported instead (the reference resolves the owner before it reads the filters).
+ */
+async function ownerErrorsFirst<T>(db: Queryable, owner: AccountRef, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    await idOfRef(db, owner);
+    throw err;
+  }
+}
+
 /** Continuation anchors of the reference: a column is carried on when it is ranged or absent. */
 function linkAnchors(last: NftRow, token: Bound, serial: Bound, system: ShardRealm): LinkAnchor[] {
   const anchors: LinkAnchor[] = [];
@@ -67,17 +80,24 @@ export function registerNftRoutes(app: FastifyInstance, ctx: AppContext): void {
       const query = request.query as RequestQuery;
       // the reference parses the query string before routing, so its errors come first
       if (query.error) throw badRequest(query.error);
-      const owner = await resolveAccountId(ctx.db, request.params[ACCOUNT_PATH_PARAM], system);
-      const filters = buildFilters(query, nftRules(system), ctx.config.query.maxRepeatedQueryParameters);
-      const nftFilters = readNftFilters(filters, system);
+      const owner = parseAccountRef(request.params[ACCOUNT_PATH_PARAM], system);
+      const { filters, nftFilters, spender } = await ownerErrorsFirst(ctx.db, owner, async () => {
+        const filters = buildFilters(query, nftRules(system), ctx.config.query.maxRepeatedQueryParameters);
+        const nftFilters = readNftFilters(filters, system);
+        return { filters, nftFilters, spender: await spenderConditions(ctx.db, nftFilters) };
+      });
       const { token, serial } = nftFilters;
       const order = orderOf(filters);
       const limit = limitOf(filters, ctx.startup.defaultLimit, ctx.config.response.limit.max);
 
-      const spender = await spenderConditions(ctx.db, nftFilters);
-      const rows = spender
-        ? await findNfts(ctx.db, { owner, parts: rangeParts(token, serial), spenderRange: spender.range, spenderIn: spender.in, order, limit })
-        : [];
+      let rows: NftRow[] = [];
+      if (spender) {
+        const page = await findNfts(ctx.db, { owner, parts: rangeParts(token, serial), spenderRange: spender.range, spenderIn: spender.in, order, limit });
+        checkMatches(owner, page.matches);
+        rows = page.rows;
+      } else {
+        await idOfRef(ctx.db, owner); // nothing to list, but an unknown owner is still a 404
+      }
 
       const last = rows.at(-1);
       const anchors = last && rows.length === limit && !(token.equal && serial.equal) ? linkAnchors(last, token, serial, system) : [];
