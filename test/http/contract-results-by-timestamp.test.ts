@@ -140,6 +140,13 @@ describe('contract result by contract and timestamp', () => {
     assert.deepEqual(await slots('0.0.5001'), ['0.0.5001/01', '0.0.5001/02', '0.0.5002/04']);
     assert.deepEqual(await slots('0.0.5002'), ['0.0.5001/01', '0.0.5002/03', '0.0.5002/04']);
     assert.deepEqual(await slots('0.0.8001'), ['0.0.5001/01', '0.0.5002/04']);
+    assert.deepEqual(await slots(EVM), await slots('0.0.5001'), 'named by its EVM address');
+  });
+
+  it('finds the result by an EVM address in one statement', async () => {
+    await harness().prepare(setup());
+    const queries = await harness().captureQueries(async () => assert.equal((await get(harness(), url('0x' + EVM))).status, 200));
+    assert.equal(queries.length, 1);
   });
 
   it('resolves an opaque EVM address to a live contract or account only', async () => {
@@ -168,9 +175,11 @@ describe('contract result by contract and timestamp', () => {
 
   it('answers 500 like the reference when two live entities share an EVM address', async () => {
     await harness().prepare(setup({ extra: { accounts: [{ num: 9200, evm_address: EVM }] } }));
-    const res = await get(harness(), url(EVM));
-    assert.equal(res.status, 500);
-    assert.deepEqual(res.body, errorOf('Internal error'));
+    for (const path of [url(EVM), url(EVM, '1676540005.000000001')]) {
+      const res = await get(harness(), path);
+      assert.equal(res.status, 500, path);
+      assert.deepEqual(res.body, errorOf('Internal error'));
+    }
   });
 
   it('answers 206 when the call result is unknown', async () => {

@@ -19,15 +19,17 @@ export interface InvolvedContracts {
 
 /**
  * How an execution is found: SQL yielding its `contract_transaction` row (consensus_timestamp,
- * contract_ids, payer_account_id) from `values` as $1…; lookups of one kind share one text.
+ * contract_ids, payer_account_id) and `requested_contract`, the contract named by the request
+ * (route F), whose migration state changes are kept; from `values` as $1…; lookups of one kind
+ * share one text.
  */
 export interface ExecutionLookup {
-  kind: 'transaction id' | 'hash' | 'entity';
+  kind: 'transaction id' | 'hash' | 'entity' | 'evm address';
   sql: string;
   values: unknown[];
 }
 
-const BY_TRANSACTION_ID_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id
+const BY_TRANSACTION_ID_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id, null::bigint as requested_contract
   from (select consensus_timestamp, payer_account_id from transaction
         where payer_account_id = $1 and consensus_timestamp >= $2 and consensus_timestamp <= $3
           and valid_start_ns = $2 and nonce = $4
@@ -44,7 +46,7 @@ export function byTransactionId(payer: bigint, validStartNs: bigint, maxTimestam
   return { kind: 'transaction id', sql: BY_TRANSACTION_ID_SQL, values: [payer, validStartNs, maxTimestamp, nonce] };
 }
 
-const BY_HASH_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id
+const BY_HASH_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id, null::bigint as requested_contract
   from (select consensus_timestamp, entity_id from contract_transaction_hash
         where hash = $1
         order by (transaction_result = ${SUCCESS}) desc, consensus_timestamp desc
@@ -59,7 +61,8 @@ export function byHash(hash: Uint8Array): ExecutionLookup {
   return { kind: 'hash', sql: BY_HASH_SQL, values: [hash] };
 }
 
-const BY_ENTITY_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id
+// the reference keeps the named contract's migration rows only for a truthy (non-zero) id
+const BY_ENTITY_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id, nullif($2::bigint, 0) as requested_contract
   from contract_transaction ct where ct.consensus_timestamp = $1 and ct.entity_id = $2`;
 
 /** The execution at `timestamp` that involved `entityId`. */
@@ -67,12 +70,25 @@ export function byEntity(timestamp: bigint, entityId: bigint): ExecutionLookup {
   return { kind: 'entity', sql: BY_ENTITY_SQL, values: [timestamp, entityId] };
 }
 
-/** Live (deleted = false) contracts and accounts holding this EVM address; at most two, to detect ambiguity. */
+/** Live (deleted = false) contracts and accounts holding the EVM address in `placeholder`. */
+const HOLDERS_OF = (placeholder: string) =>
+  `select id from entity where evm_address = ${placeholder} and deleted = false and type in ('CONTRACT', 'ACCOUNT')`;
+
+const BY_EVM_ADDRESS_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id, ct.entity_id as requested_contract
+  from contract_transaction ct
+  where ct.consensus_timestamp = $1 and ct.entity_id = (select min(id) from (${HOLDERS_OF('$2')} limit 2) m having count(*) = 1)`;
+
+/**
+ * The execution at `timestamp` that involved the one live contract or account holding `address`;
+ * none when no entity or more than one holds it (see findContractIdsByEvmAddress to tell them apart).
+ */
+export function byEvmAddress(timestamp: bigint, address: Uint8Array): ExecutionLookup {
+  return { kind: 'evm address', sql: BY_EVM_ADDRESS_SQL, values: [timestamp, address] };
+}
+
+/** Live contracts and accounts holding this EVM address; at most two, to detect ambiguity. */
 export async function findContractIdsByEvmAddress(db: Queryable, address: Uint8Array): Promise<bigint[]> {
-  const rows = await db.query<{ id: bigint }>(
-    `select id from entity where evm_address = $1 and deleted = false and type in ('CONTRACT', 'ACCOUNT') limit 2`,
-    [address],
-  );
+  const rows = await db.query<{ id: bigint }>(`${HOLDERS_OF('$1')} limit 2`, [address]);
   return rows.map((r) => r.id);
 }
 
@@ -211,8 +227,6 @@ const STATE_CHANGE_NAMES = Object.keys(STATE_CHANGE_COLUMNS);
 
 export interface DetailOptions {
   systemFiles: { feeSchedule: bigint; exchangeRate: bigint };
-  /** route F's contract: its state changes are kept even when they are migration rows */
-  requestedContract: bigint | null;
 }
 
 /**
@@ -229,15 +243,14 @@ export async function findContractResultDetail(db: Queryable, lookup: ExecutionL
   const params = new SqlParams();
   for (const value of lookup.values) params.add(value);
   const [feeSchedule, exchangeRate] = [params.add(options.systemFiles.feeSchedule), params.add(options.systemFiles.exchangeRate)];
-  const requested = params.add(options.requestedContract);
-  const text = statementText(`contract result by ${lookup.kind}`, () => detailSql(lookup.sql, feeSchedule, exchangeRate, requested));
+  const text = statementText(`contract result by ${lookup.kind}`, () => detailSql(lookup.sql, feeSchedule, exchangeRate));
   const rows = await db.query<Record<string, unknown>>(text, params.values);
   const row = rows[0];
   return row ? detailOf(row) : null;
 }
 
 /** The statement of findContractResultDetail, given the execution's SQL and the other placeholders. */
-function detailSql(involved: string, feeSchedule: string, exchangeRate: string, requested: string): string {
+function detailSql(involved: string, feeSchedule: string, exchangeRate: string): string {
   const asOf: TimestampBound[] = [['<=', 'cr.consensus_timestamp']];
   const among = (column: string) => `(cardinality(inv.contract_ids) = 0 or ${column} = any(inv.contract_ids))`;
   return `with inv as (${involved})
@@ -277,7 +290,7 @@ function detailSql(involved: string, feeSchedule: string, exchangeRate: string, 
        `select ${selectList(STATE_CHANGE_COLUMNS)}
         from contract_state_change s left join entity se on se.id = s.contract_id
         where s.consensus_timestamp = cr.consensus_timestamp
-          and (s.contract_id = ${requested}::bigint or (${among('s.contract_id')} and s.migration is false))
+          and (s.contract_id = inv.requested_contract or (${among('s.contract_id')} and s.migration is false))
         order by s.contract_id, s.slot`,
        STATE_CHANGE_NAMES,
        'change_',

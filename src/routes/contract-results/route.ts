@@ -1,7 +1,7 @@
 /** GET /api/v1/contracts/results/{transactionIdOrHash} and /api/v1/contracts/{contractIdOrAddress}/results/{timestamp}. */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { encodeEntityId, parseEntityRef, type EntityRef } from '../../domain/entityId.js';
+import { encodeEntityId, parseEntityRef } from '../../domain/entityId.js';
 import { clampToInt64, MAX_INT64, parseTimestamp } from '../../domain/timestamp.js';
 import { parseTransactionId } from '../../domain/transactionId.js';
 import { CacheControl } from '../../http/cache.js';
@@ -11,7 +11,7 @@ import { schemaRef } from '../../http/openapi.js';
 import { rules } from '../../http/params.js';
 import type { RequestQuery } from '../../http/query.js';
 import { gasPriceAt } from './gasPrice.js';
-import { byEntity, byHash, byTransactionId, findContractIdsByEvmAddress, findContractResultDetail, findFileContent, type ExecutionLookup } from './queries.js';
+import { byEntity, byEvmAddress, byHash, byTransactionId, findContractIdsByEvmAddress, findContractResultDetail, findFileContent, type ExecutionLookup } from './queries.js';
 import { contractResultView } from './view.js';
 
 const BY_TRANSACTION_RULES = { hbar: rules.hbar, nonce: rules.nonce };
@@ -52,26 +52,17 @@ function lookupByTransactionIdOrHash(ctx: AppContext, text: string, nonce: numbe
   return byTransactionId(payer, validStartNs, windowEnd > MAX_INT64 ? MAX_INT64 : windowEnd, nonce);
 }
 
-/** The encoded id a contract reference names; an EVM address no live contract or account holds gives null. */
-async function contractIdOf(ctx: AppContext, ref: EntityRef): Promise<bigint | null> {
-  if (ref.kind === 'id') return ref.id;
-  const ids = await findContractIdsByEvmAddress(ctx.db, ref.address);
-  if (ids.length > 1) throw new ApiError(500, ['Internal error']);
-  return ids[0] ?? null;
-}
-
 /**
  * Loads and renders the contract result of the execution `lookup` finds, setting 206 when its call
- * result is unknown. `requestedContract` is the contract named by route F, whose migration state
- * changes are kept.
+ * result is unknown; null when there is none.
  */
-async function contractResultResponse(ctx: AppContext, reply: FastifyReply, lookup: ExecutionLookup, hbar: boolean, requestedContract: bigint | null) {
+async function contractResultResponse(ctx: AppContext, reply: FastifyReply, lookup: ExecutionLookup, hbar: boolean) {
   const { db, config } = ctx;
   const system = (num: bigint) => encodeEntityId(config.shard, config.realm, num);
   const files = { feeSchedule: system(FEE_SCHEDULE_FILE), exchangeRate: system(EXCHANGE_RATE_FILE) };
 
-  const detail = await findContractResultDetail(db, lookup, { systemFiles: files, requestedContract });
-  if (!detail) throw notFound();
+  const detail = await findContractResultDetail(db, lookup, { systemFiles: files });
+  if (!detail) return null;
   const timestamp = detail.result.consensus_timestamp;
 
   const gasPrice = detail.gasFiles
@@ -100,8 +91,9 @@ export function registerContractResultRoutes(app: FastifyInstance, ctx: AppConte
     const nonce = Number(lastFilter(filters, 'nonce')?.value ?? 0);
 
     const lookup = lookupByTransactionIdOrHash(ctx, request.params.transactionIdOrHash, nonce);
-    if (!lookup) throw notFound();
-    return contractResultResponse(ctx, reply, lookup, hbar, null);
+    const response = lookup && (await contractResultResponse(ctx, reply, lookup, hbar));
+    if (!response) throw notFound();
+    return response;
   });
 
   app.get<{ Params: { contractIdOrAddress: string; timestamp: string } }>(
@@ -118,10 +110,12 @@ export function registerContractResultRoutes(app: FastifyInstance, ctx: AppConte
       }
       validateParams(query, BY_TIMESTAMP_RULES);
 
-      const contractId = await contractIdOf(ctx, ref);
-      if (contractId === null) throw notFound();
-      // the reference keeps the named contract's migration rows only for a truthy (non-zero) id
-      return contractResultResponse(ctx, reply, byEntity(clampToInt64(timestamp), contractId), hbar, contractId === 0n ? null : contractId);
+      const at = clampToInt64(timestamp);
+      const response = await contractResultResponse(ctx, reply, ref.kind === 'id' ? byEntity(at, ref.id) : byEvmAddress(at, ref.address), hbar);
+      if (response) return response;
+      // the statement finds nothing for an address more than one live entity holds, which is a 500
+      if (ref.kind === 'evm' && (await findContractIdsByEvmAddress(ctx.db, ref.address)).length > 1) throw new ApiError(500, ['Internal error']);
+      throw notFound();
     },
   );
 }
