@@ -144,8 +144,8 @@ export interface ContractResultRow {
   transaction_hash: Uint8Array | null;
   transaction_index: number | null;
   transaction_result: number;
-  /** the contract entity's evm_address */
-  evm_address: Uint8Array | null;
+  /** the contract entity's evm_address as hex text */
+  evm_address: string | null;
 }
 
 export interface BlockRow {
@@ -257,7 +257,7 @@ function detailSql(involved: string, feeSchedule: string, exchangeRate: string):
      select inv.contract_ids as inv_contract_ids, inv.payer_account_id as inv_payer_account_id,
        ${RESULT_COLUMNS.map((c) => `cr.${c}`).join(', ')},
        case when cr.sender_id is null then cr.function_result end as function_result,
-       e.evm_address,
+       ${hex('e.evm_address')} as evm_address,
        rf.index as block_index, rf.hash as block_hash, rf.gas_used as block_gas_used,
        et.consensus_timestamp as eth_timestamp, ${ETH_COLUMNS.map((c) => `et.${c} as eth_${c}`).join(', ')},
        cd.content as call_data_content, cd.first_timestamp as call_data_first_timestamp,

@@ -32,14 +32,9 @@ export interface ContractResultViewOptions {
 
 const isEmpty = (bytes: Bytes | null | undefined): boolean => !bytes || bytes.length === 0;
 
-/** An entity's EVM address when it has one, else its long-zero address. */
-function addressOf(evmAddress: Bytes | null, id: bigint): string | null {
-  return isEmpty(evmAddress) ? longZeroAddress(id) : toHex(evmAddress);
-}
-
-/** addressOf for an EVM address the database rendered as hex. */
-function addressOfHex(evmAddress: string | null, id: bigint): string | null {
-  return evmAddress ? '0x' + evmAddress : longZeroAddress(id);
+/** An entity's EVM address (rendered as hex by the database) when it has one, else its long-zero address. */
+function addressOf(evmAddressHex: string | null, id: bigint): string | null {
+  return evmAddressHex ? '0x' + evmAddressHex : longZeroAddress(id);
 }
 
 /**
@@ -67,7 +62,7 @@ function senderAddress(result: ContractResultRow): string | null {
 
 function logView(row: ContractLogRow) {
   return {
-    address: addressOfHex(row.evm_address, row.contract_id),
+    address: addressOf(row.evm_address, row.contract_id),
     bloom: '0x' + (row.bloom ?? ''),
     contract_id: formatEntityId(row.contract_id),
     data: padHex(row.data ?? '', 64),
@@ -78,7 +73,7 @@ function logView(row: ContractLogRow) {
 
 function stateChangeView(row: ContractStateChangeRow) {
   return {
-    address: addressOfHex(row.evm_address, row.contract_id),
+    address: addressOf(row.evm_address, row.contract_id),
     contract_id: formatEntityId(row.contract_id),
     slot: uint256Hex(row.slot),
     value_read: uint256Hex(row.value_read),
