@@ -5,6 +5,9 @@ import type { LoadResult } from './load.js';
 import { median, sumCounts } from './stats.js';
 import { CEILING_TARGETS, TARGET_ROUTES, type TargetName } from './targets.js';
 
+/** Seconds of the PK ceiling measurement paired with an endpoint measurement of `durationSeconds`. */
+export const pairSeconds = (durationSeconds: number) => Math.max(1, durationSeconds / 2);
+
 export interface Measurement extends LoadResult {
   scale: string;
   target: TargetName;
@@ -13,6 +16,10 @@ export interface Measurement extends LoadResult {
   rssPeakMb: number;
   /** CPU microseconds per request of the service's processes and of the PostgreSQL processes on this host (null when none is here) */
   cpuUsPerRequest?: CpuPerRequest;
+  /** an endpoint's: req/s of the PK ceiling measured right after it, at the same concurrency */
+  pairedPkCeilingRps?: number;
+  /** a PK ceiling measurement taken as such a pair (checked for errors, not part of the ceiling's own row) */
+  paired?: boolean;
 }
 
 export interface AggregateRow {
@@ -53,12 +60,28 @@ export interface BenchReport {
   measurements: Measurement[];
 }
 
+const keyOf = (m: { scale: string; target: TargetName; concurrency: number }) => `${m.scale}|${m.target}|${m.concurrency}`;
+
+/**
+ * The share of the PK ceiling of each endpoint cell whose measurements all have a paired ceiling:
+ * the median over runs of req/s over the ceiling's req/s right after it. The host's speed drifts
+ * by tens of percent over minutes; a pair taken back to back shares its state.
+ */
+function pairedPkShares(groups: Map<string, Measurement[]>): Map<string, number> {
+  const shares = new Map<string, number>();
+  for (const [key, list] of groups) {
+    if (list.every((m) => m.pairedPkCeilingRps !== undefined)) shares.set(key, median(list.map((m) => m.rps / m.pairedPkCeilingRps!)));
+  }
+  return shares;
+}
+
 export function aggregate(measurements: readonly Measurement[], scales: readonly string[]): AggregateRow[] {
   const groups = new Map<string, Measurement[]>();
   for (const m of measurements) {
-    const key = `${m.scale}|${m.target}|${m.concurrency}`;
-    groups.set(key, [...(groups.get(key) ?? []), m]);
+    if (m.paired) continue;
+    groups.set(keyOf(m), [...(groups.get(keyOf(m)) ?? []), m]);
   }
+  const pairedShares = pairedPkShares(groups);
   const rows: AggregateRow[] = [];
   for (const list of groups.values()) {
     const first = list[0]!;
@@ -92,7 +115,7 @@ export function aggregate(measurements: readonly Measurement[], scales: readonly
   const smaller = scales.length > 1 ? scales[0] : undefined;
   for (const row of rows) {
     row.ofJsonCeiling = row.rps / (find(row.scale, 'ceiling-json', row.concurrency)?.rps ?? NaN);
-    row.ofPkCeiling = row.rps / (find(row.scale, 'ceiling-pk', row.concurrency)?.rps ?? NaN);
+    row.ofPkCeiling = pairedShares.get(keyOf(row)) ?? row.rps / (find(row.scale, 'ceiling-pk', row.concurrency)?.rps ?? NaN);
     if (smaller && row.scale === larger) {
       const base = find(smaller, row.target, row.concurrency);
       row.p50Growth = base ? row.p50Ms / base.p50Ms : null;
@@ -120,7 +143,10 @@ export function markdown(report: BenchReport): string {
       `(${(report.options.workers ?? 1) > 1 ? `${report.options.workers} cluster workers sharing the port, each` : 'one process'} with ` +
       `${report.options.pool ? `a pool of ${report.options.pool} connections` : 'the default pool'}); ` +
       `latencies cover every response of the mix (2xx and the intended 400/404 share); the request each connection ` +
-      `has in flight when the time is up is not counted, which flatters an endpoint that completes few requests.`,
+      `has in flight when the time is up is not counted, which flatters an endpoint that completes few requests. ` +
+      `"of PK ceiling" is the median over runs of an endpoint's req/s over the PK ceiling's req/s measured right after it ` +
+      `at the same concurrency (for ${pairSeconds(report.options.durationSeconds)} s): the host's speed drifts between measurements minutes apart, ` +
+      `a pair shares it; the ceiling's own row is measured in its turn, as every endpoint. "of JSON ceiling" divides the medians.`,
     '',
     '## Datasets',
     '',

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: for each dataset size, makes sure the dataset exists, starts the service in a
  * child process, and measures every endpoint and both ceilings at each concurrency, `--runs`
- * times; then writes medians as JSON, Markdown and an SVG chart under bench/results/.
+ * times, each endpoint measurement followed by one of the PK ceiling (its pair, for the share);
+ * then writes medians as JSON, Markdown and an SVG chart under bench/results/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -12,9 +13,9 @@ import { prepareDataset } from './datasets.js';
 import { runLoad, runLoadWithCpu } from './load.js';
 import { buildMixes } from './mixes.js';
 import { BenchUsageError, parseBenchOptions, USAGE, type BenchOptions } from './options.js';
-import { aggregate, markdown, svgChart, type BenchReport, type Measurement } from './report.js';
+import { aggregate, markdown, pairSeconds, svgChart, type BenchReport, type Measurement } from './report.js';
 import { serviceEnv, startService, type BenchService } from './service.js';
-import type { MixRequest, TargetName } from './targets.js';
+import { CEILING_TARGETS, type MixRequest, type TargetName } from './targets.js';
 
 const LIST_TARGETS: TargetName[] = ['accounts', 'account-nfts', 'blocks'];
 /** share of a list endpoint's mix replaced by pages reached through links.next */
@@ -97,18 +98,26 @@ async function measureScale(options: BenchOptions, service: BenchService, scale:
     await runLoad(service.baseUrl, mixes[target], 8, WARM_UP_SECONDS);
     await settle(service.baseUrl, pkPath);
   }
+  const measure = async (target: TargetName, concurrency: number, run: number, seconds: number): Promise<Measurement> => {
+    service.rssStart();
+    const { result, cpu: cpuUsPerRequest } = await runLoadWithCpu(service, mixes[target], concurrency, seconds, run * 997 + concurrency * 31);
+    const rssPeakMb = (await service.rssStop()) / (1 << 20);
+    const m: Measurement = { ...result, scale, target, concurrency, run, rssPeakMb, cpuUsPerRequest };
+    log(summarize(m));
+    for (const example of m.unexpectedExamples) log(`    unexpected: ${example}`);
+    await settle(service.baseUrl, pkPath);
+    return m;
+  };
   const measurements: Measurement[] = [];
   for (let run = 1; run <= options.runs; run++) {
     for (const target of options.targets) {
       for (const concurrency of options.concurrency) {
-        service.rssStart();
-        const { result, cpu: cpuUsPerRequest } = await runLoadWithCpu(service, mixes[target], concurrency, options.durationSeconds, run * 997 + concurrency * 31);
-        const rssPeakMb = (await service.rssStop()) / (1 << 20);
-        const m: Measurement = { ...result, scale, target, concurrency, run, rssPeakMb, cpuUsPerRequest };
+        const m = await measure(target, concurrency, run, options.durationSeconds);
         measurements.push(m);
-        log(summarize(m));
-        for (const example of m.unexpectedExamples) log(`    unexpected: ${example}`);
-        await settle(service.baseUrl, pkPath);
+        if ((CEILING_TARGETS as readonly string[]).includes(target)) continue;
+        const pair = await measure('ceiling-pk', concurrency, run, pairSeconds(options.durationSeconds));
+        measurements.push({ ...pair, paired: true });
+        m.pairedPkCeilingRps = pair.rps;
       }
     }
   }

@@ -130,6 +130,25 @@ describe('bench report', () => {
     assert.equal(results[0]!.scale, 'small', 'the larger scale first');
   });
 
+  it('takes the share of the PK ceiling from the ceiling measured right after each run, when there is one', () => {
+    // the host slows down over the runs: 2000, 1000, 1500 req/s of the ceiling right after the endpoint's 1000, 500, 900
+    const paired = [
+      ...[1000, 500, 900].map((rps, i) => ({ ...measurement('small', 'block', 8, i + 1, rps, 1), pairedPkCeilingRps: [2000, 1000, 1500][i] })),
+      ...[2000, 1000, 1500].map((rps, i) => ({ ...measurement('small', 'ceiling-pk', 8, i + 1, rps, 1), paired: true })),
+      ...[1, 2, 3].map((run) => measurement('small', 'ceiling-pk', 8, run, 4000, 1)),
+    ];
+    const rows = aggregate(paired, ['small']);
+    const block = rows.find((r) => r.target === 'block')!;
+    assert.equal(block.rps, 900);
+    assert.equal(block.ofPkCeiling, 0.5, 'median of 0.5, 0.5 and 0.6, not 900 / 4000');
+    const ceiling = rows.find((r) => r.target === 'ceiling-pk')!;
+    assert.equal(ceiling.runs, 3, 'the paired measurements stay out of the ceiling row');
+    assert.equal(ceiling.rps, 4000);
+    assert.equal(blocksShare(), 0.6, 'without pairs, the ratio of the medians');
+  });
+
+  const blocksShare = () => results.find((r) => r.scale === 'small' && r.target === 'blocks')!.ofPkCeiling;
+
   it('writes a Markdown table and a well-formed SVG chart', () => {
     const report: BenchReport = {
       startedAt: '2024-01-01T00:00:00.000Z',
