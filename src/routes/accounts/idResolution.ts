@@ -1,8 +1,8 @@
 /**
  * Resolving the `{idOrAliasOrEvmAddress}` path value of the account routes to an encoded entity id:
  * numeric and long-zero forms directly, opaque EVM addresses and base32 aliases through `entity`.
- * A statement that needs the account can resolve it itself (`accountIdSql`), saving the round trip
- * of a separate lookup; `resolveAccountId` is that lookup on its own.
+ * A statement that needs the account resolves it itself (`accountIdSql`), saving the round trip
+ * of a separate lookup; `idOfRef` is that lookup on its own, for the paths that need only the id.
  */
 import type { Queryable } from '../../db/db.js';
 import { SqlParams } from '../../db/statements.js';
@@ -76,9 +76,4 @@ export async function idOfRef(db: Queryable, ref: AccountRef): Promise<bigint> {
   const rows = await db.query<{ id: bigint; matches: number }>(accountIdSql(ref, params), params.values);
   checkMatches(ref, rows[0]!.matches);
   return rows[0]!.id;
-}
-
-/** The encoded id for the path value (see `parseAccountRef` and `checkMatches` for its errors). */
-export async function resolveAccountId(db: Queryable, text: string, system: ShardRealm): Promise<bigint> {
-  return idOfRef(db, parseAccountRef(text, system));
 }
