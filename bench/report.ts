@@ -75,6 +75,17 @@ function pairedPkShares(groups: Map<string, Measurement[]>): Map<string, number>
   return shares;
 }
 
+/**
+ * p50 on the larger dataset over p50 on the smaller: the median over runs of each run's ratio (the
+ * bench measures a cell on both datasets back to back), else the ratio of the medians.
+ */
+function p50Growth(larger: readonly Measurement[], smaller: readonly Measurement[]): number | null {
+  if (smaller.length === 0) return null;
+  const ratios = larger.flatMap((m) => smaller.filter((b) => b.run === m.run).map((b) => m.latencyMs.p50 / b.latencyMs.p50));
+  if (ratios.length === larger.length) return median(ratios);
+  return median(larger.map((m) => m.latencyMs.p50)) / median(smaller.map((m) => m.latencyMs.p50));
+}
+
 export function aggregate(measurements: readonly Measurement[], scales: readonly string[]): AggregateRow[] {
   const groups = new Map<string, Measurement[]>();
   for (const m of measurements) {
@@ -116,10 +127,7 @@ export function aggregate(measurements: readonly Measurement[], scales: readonly
   for (const row of rows) {
     row.ofJsonCeiling = row.rps / (find(row.scale, 'ceiling-json', row.concurrency)?.rps ?? NaN);
     row.ofPkCeiling = pairedShares.get(keyOf(row)) ?? row.rps / (find(row.scale, 'ceiling-pk', row.concurrency)?.rps ?? NaN);
-    if (smaller && row.scale === larger) {
-      const base = find(smaller, row.target, row.concurrency);
-      row.p50Growth = base ? row.p50Ms / base.p50Ms : null;
-    }
+    if (smaller && row.scale === larger) row.p50Growth = p50Growth(groups.get(keyOf(row)) ?? [], groups.get(keyOf({ ...row, scale: smaller })) ?? []);
   }
   const order = (t: TargetName) => Object.keys(TARGET_ROUTES).indexOf(t);
   return rows.sort((a, b) => scales.indexOf(b.scale) - scales.indexOf(a.scale) || order(a.target) - order(b.target) || a.concurrency - b.concurrency);
@@ -146,7 +154,8 @@ export function markdown(report: BenchReport): string {
       `has in flight when the time is up is not counted, which flatters an endpoint that completes few requests. ` +
       `"of PK ceiling" is the median over runs of an endpoint's req/s over the PK ceiling's req/s measured right after it ` +
       `at the same concurrency (for ${pairSeconds(report.options.durationSeconds)} s): the host's speed drifts between measurements minutes apart, ` +
-      `a pair shares it; the ceiling's own row is measured in its turn, as every endpoint. "of JSON ceiling" divides the medians.`,
+      `a pair shares it; the ceiling's own row is measured in its turn, as every endpoint. "of JSON ceiling" divides the medians. ` +
+      `Each cell is measured on every dataset in turn, back to back; the growth of p50 is the median over runs of each run's ratio.`,
     '',
     '## Datasets',
     '',

@@ -1,8 +1,9 @@
 /**
- * `npm run bench`: for each dataset size, makes sure the dataset exists, starts the service in a
- * child process, and measures every endpoint and both ceilings at each concurrency, `--runs`
- * times, each endpoint measurement followed by one of the PK ceiling (its pair, for the share);
- * then writes medians as JSON, Markdown and an SVG chart under bench/results/.
+ * `npm run bench`: for each dataset size, makes sure the dataset exists and starts the service on it
+ * in a child process; then measures every endpoint and both ceilings at each concurrency, `--runs`
+ * times, each cell on every dataset in turn and each endpoint measurement followed by one of the PK
+ * ceiling (its pair, for the share); then writes medians as JSON, Markdown and an SVG chart under
+ * bench/results/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -92,32 +93,50 @@ async function settle(baseUrl: string, pkPath: string): Promise<void> {
   }
 }
 
-async function measureScale(options: BenchOptions, service: BenchService, scale: string, mixes: Record<TargetName, MixRequest[]>): Promise<Measurement[]> {
-  const pkPath = mixes['ceiling-pk'][0]!.path;
+/** A dataset's service, ready to measure: its scale, its mixes, and a primary-key path to settle on. */
+interface ScaleUnderTest {
+  scale: string;
+  service: BenchService;
+  mixes: Record<TargetName, MixRequest[]>;
+  pkPath: string;
+}
+
+async function warmUp(options: BenchOptions, s: ScaleUnderTest): Promise<void> {
   for (const target of options.targets) {
-    await runLoad(service.baseUrl, mixes[target], 8, WARM_UP_SECONDS);
-    await settle(service.baseUrl, pkPath);
+    await runLoad(s.service.baseUrl, s.mixes[target], 8, WARM_UP_SECONDS);
+    await settle(s.service.baseUrl, s.pkPath);
   }
-  const measure = async (target: TargetName, concurrency: number, run: number, seconds: number): Promise<Measurement> => {
-    service.rssStart();
-    const { result, cpu: cpuUsPerRequest } = await runLoadWithCpu(service, mixes[target], concurrency, seconds, run * 997 + concurrency * 31);
-    const rssPeakMb = (await service.rssStop()) / (1 << 20);
-    const m: Measurement = { ...result, scale, target, concurrency, run, rssPeakMb, cpuUsPerRequest };
-    log(summarize(m));
-    for (const example of m.unexpectedExamples) log(`    unexpected: ${example}`);
-    await settle(service.baseUrl, pkPath);
-    return m;
-  };
+}
+
+async function measure(s: ScaleUnderTest, target: TargetName, concurrency: number, run: number, seconds: number): Promise<Measurement> {
+  s.service.rssStart();
+  const { result, cpu: cpuUsPerRequest } = await runLoadWithCpu(s.service, s.mixes[target], concurrency, seconds, run * 997 + concurrency * 31);
+  const rssPeakMb = (await s.service.rssStop()) / (1 << 20);
+  const m: Measurement = { ...result, scale: s.scale, target, concurrency, run, rssPeakMb, cpuUsPerRequest };
+  log(summarize(m));
+  for (const example of m.unexpectedExamples) log(`    unexpected: ${example}`);
+  await settle(s.service.baseUrl, s.pkPath);
+  return m;
+}
+
+/**
+ * Every cell (run, target, concurrency) on each dataset in turn, back to back, so that the
+ * comparison of the datasets and the share of the ceiling (each endpoint measurement is followed
+ * by its pair, a PK ceiling measurement) are taken minutes apart at most instead of a whole pass.
+ */
+async function measureAll(options: BenchOptions, scales: readonly ScaleUnderTest[]): Promise<Measurement[]> {
   const measurements: Measurement[] = [];
   for (let run = 1; run <= options.runs; run++) {
     for (const target of options.targets) {
       for (const concurrency of options.concurrency) {
-        const m = await measure(target, concurrency, run, options.durationSeconds);
-        measurements.push(m);
-        if ((CEILING_TARGETS as readonly string[]).includes(target)) continue;
-        const pair = await measure('ceiling-pk', concurrency, run, pairSeconds(options.durationSeconds));
-        measurements.push({ ...pair, paired: true });
-        m.pairedPkCeilingRps = pair.rps;
+        for (const s of scales) {
+          const m = await measure(s, target, concurrency, run, options.durationSeconds);
+          measurements.push(m);
+          if ((CEILING_TARGETS as readonly string[]).includes(target)) continue;
+          const pair = await measure(s, 'ceiling-pk', concurrency, run, pairSeconds(options.durationSeconds));
+          measurements.push({ ...pair, paired: true });
+          m.pairedPkCeilingRps = pair.rps;
+        }
       }
     }
   }
@@ -127,25 +146,29 @@ async function measureScale(options: BenchOptions, service: BenchService, scale:
 async function main(): Promise<number> {
   const options = parseBenchOptions(process.argv.slice(2));
   const startedAt = new Date();
-  const measurements: Measurement[] = [];
   const datasets: BenchReport['datasets'] = [];
   const mixesByScale: BenchReport['mixes'] = {};
   let backend: string = options.backend;
-  for (const scale of options.scales) {
-    log(`== ${scale} dataset (${options.backend}, seed ${options.seed})`);
-    const dataset = await prepareDataset(options, scale, consoleProgress());
-    const { summary } = dataset.sample;
-    datasets.push({ scale, totalRows: summary.totalRows, rows: summary.rows, load: summary.load });
-    const mixes = buildMixes(dataset.sample, options.seed);
-    const service = await startService(serviceEnv(dataset.env, options));
-    backend = service.backend;
-    try {
+  const scales: ScaleUnderTest[] = [];
+  let measurements: Measurement[];
+  try {
+    for (const scale of options.scales) {
+      log(`== ${scale} dataset (${options.backend}, seed ${options.seed})`);
+      const dataset = await prepareDataset(options, scale, consoleProgress());
+      const { summary } = dataset.sample;
+      datasets.push({ scale, totalRows: summary.totalRows, rows: summary.rows, load: summary.load });
+      const mixes = buildMixes(dataset.sample, options.seed);
+      const service = await startService(serviceEnv(dataset.env, options));
+      const s: ScaleUnderTest = { scale, service, mixes, pkPath: mixes['ceiling-pk'][0]!.path };
+      scales.push(s);
+      backend = service.backend;
       await addNextPages(service.baseUrl, mixes);
       mixesByScale[scale] = describeMixes(mixes);
-      measurements.push(...(await measureScale(options, service, scale, mixes)));
-    } finally {
-      await service.stop();
+      await warmUp(options, s);
     }
+    measurements = await measureAll(options, scales);
+  } finally {
+    for (const s of scales) await s.service.stop();
   }
 
   const report: BenchReport = {
@@ -168,8 +191,9 @@ async function main(): Promise<number> {
   log(`\nresults: ${base}.json, .md, .svg\n`);
   process.stdout.write(markdown(report));
 
-  const failures = report.results.filter((r) => Object.keys(r.socketErrors).length > 0 || Object.keys(r.statuses).some((c) => c.startsWith('5')));
-  for (const r of failures) log(`FAILED: ${r.scale} ${r.target} c=${r.concurrency}: statuses ${JSON.stringify(r.statuses)}, socket errors ${JSON.stringify(r.socketErrors)}`);
+  // every measurement, the paired ceilings' included
+  const failures = measurements.filter((m) => Object.keys(m.socketErrors).length > 0 || Object.keys(m.statuses).some((c) => c.startsWith('5')));
+  for (const m of failures) log(`FAILED: ${m.scale} ${m.target} c=${m.concurrency} run ${m.run}: statuses ${JSON.stringify(m.statuses)}, socket errors ${JSON.stringify(m.socketErrors)}`);
   const unexpected = report.results.filter((r) => r.unexpected > 0);
   for (const r of unexpected) log(`note: ${r.scale} ${r.target} c=${r.concurrency}: ${r.unexpected} responses with another status than the mix expects`);
   return failures.length > 0 ? 1 : 0;

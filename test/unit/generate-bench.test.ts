@@ -147,6 +147,17 @@ describe('bench report', () => {
     assert.equal(blocksShare(), 0.6, 'without pairs, the ratio of the medians');
   });
 
+  it("takes the growth with the dataset from each run's pair of measurements", () => {
+    const rows = aggregate(
+      [
+        ...[10, 30, 50].map((p50, i) => measurement('small', 'block', 8, i + 1, 1000, p50)),
+        ...[5, 60, 10].map((p50, i) => measurement('tiny', 'block', 8, i + 1, 1000, p50)),
+      ],
+      ['tiny', 'small'],
+    );
+    assert.equal(rows.find((r) => r.scale === 'small')!.p50Growth, 2, 'median of 2, 0.5 and 5, not 30 / 10');
+  });
+
   const blocksShare = () => results.find((r) => r.scale === 'small' && r.target === 'blocks')!.ofPkCeiling;
 
   it('writes a Markdown table and a well-formed SVG chart', () => {
