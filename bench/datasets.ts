@@ -71,8 +71,9 @@ const PREWARM_MEMORY_SHARE = 0.75;
  */
 async function prewarm(db: Queryable, progress: Progress): Promise<void> {
   const [size] = await db.query<{ bytes: bigint }>('select pg_database_size(current_database()) as bytes');
-  const gib = Number(size!.bytes) / 2 ** 30;
-  if (gib * 2 ** 30 > totalmem() * PREWARM_MEMORY_SHARE) {
+  const bytes = Number(size!.bytes);
+  const gib = bytes / 2 ** 30;
+  if (bytes > totalmem() * PREWARM_MEMORY_SHARE) {
     progress.log(`prewarm skipped: the database (${gib.toFixed(1)} GiB) exceeds ${Math.round(PREWARM_MEMORY_SHARE * 100)}% of the memory`);
     return;
   }
