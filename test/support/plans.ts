@@ -66,17 +66,38 @@ export async function genericPlanNodes(db: Db, query: CapturedQuery): Promise<Pl
   });
 }
 
+/** Nodes that pass their input's rows on in the same order, or combine inputs without reordering by a key. */
+const PASS_THROUGH = new Set(['Unique', 'Result', 'Subquery Scan', 'Append']);
+
+/** The nodes reached from `node` through pass-through nodes, `node` excluded. */
+function belowPassThrough(node: PlanNode): PlanNode[] {
+  return (node.Plans ?? []).flatMap((child) => (PASS_THROUGH.has(child['Node Type']) ? belowPassThrough(child) : [child]));
+}
+
+const SORTS = new Set(['Sort', 'Incremental Sort']);
+
 /**
- * Tables the plan reads with a scan whose rows are sorted under a limit: all of the key's rows read
- * to keep a few, where an index in the wanted order would stop at the limit.
+ * Tables whose statements read one row per id (the current version of an entity or of its
+ * staking): a sort of those rows under a limit sorts at most one. Generic plans estimate one row
+ * for every keyed scan, so the estimates cannot tell these from a busy account's history.
+ */
+const ONE_ROW_PER_ID = new Set(['entity', 'entity_stake']);
+
+/**
+ * Tables the plan reads with a scan whose rows are sorted under a limit (through nodes such as
+ * Unique or Append): all of the key's rows read to keep a few, where an index in the wanted order
+ * would stop at the limit.
  */
 export function sortedScansUnderLimit(nodes: readonly PlanNode[]): string[] {
   const found: string[] = [];
   for (const limit of nodes) {
     if (limit['Node Type'] !== 'Limit') continue;
-    for (const sort of limit.Plans ?? []) {
-      if (sort['Node Type'] !== 'Sort') continue;
-      for (const scan of sort.Plans ?? []) if (scan['Relation Name']) found.push(scan['Relation Name']);
+    for (const sort of belowPassThrough(limit)) {
+      if (!SORTS.has(sort['Node Type'])) continue;
+      for (const scan of belowPassThrough(sort)) {
+        const table = scan['Relation Name'];
+        if (table && !ONE_ROW_PER_ID.has(table)) found.push(table);
+      }
     }
   }
   return found;

@@ -90,6 +90,15 @@ export async function findCurrentAccountState(db: Queryable, ref: AccountRef, to
   return resolvedOf(await db.query<ResolvedRow<AccountStateRow>>(sql, params.values));
 }
 
+/**
+ * The latest version in a history table valid in the range, found by walking its
+ * `(id, lower(timestamp_range))` index backwards from the newest version and stopping at the first
+ * that qualifies: ordering by the range itself made every version of a busy account be read and
+ * sorted (62 for the bench's whale). Versions start where the previous one ended, so their lower
+ * bounds are distinct and always present (`[from, to)`). The current table has one row per id.
+ */
+const LATEST_VERSION = 'order by lower(timestamp_range) desc limit 1';
+
 /** The first instant (UTC) of the month of a nanosecond timestamp, as nanoseconds. */
 const monthStartOf = (ns: string) =>
   `(extract(epoch from date_trunc('month', to_timestamp((${ns} / 1000000)::float8 / 1000) at time zone 'UTC')) * 1000000000)::bigint`;
@@ -121,14 +130,14 @@ export async function findAccountStateAt(
      left join lateral (
        (select ${ENTITY_COLUMNS} from entity where ${entityWhere})
        union all
-       (select ${ENTITY_COLUMNS} from entity_history where ${entityWhere})
+       (select ${ENTITY_COLUMNS} from entity_history where ${entityWhere} ${LATEST_VERSION})
        order by timestamp_range desc
        limit 1
      ) e on true
      left join lateral (
        (select pending_reward, end_stake_period, timestamp_range from entity_stake where ${stakeWhere})
        union all
-       (select pending_reward, end_stake_period, timestamp_range from entity_stake_history where ${stakeWhere})
+       (select pending_reward, end_stake_period, timestamp_range from entity_stake_history where ${stakeWhere} ${LATEST_VERSION})
        order by timestamp_range desc
        limit 1
      ) es on true
