@@ -1,14 +1,9 @@
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import type { Db, Queryable, Row } from './db.js';
-import { OID, parseInt8, parseInt8Array, parseJsonExact } from './typeParsers.js';
+import { ownParsers } from './typeParsers.js';
 
-const parsers = {
-  [OID.INT8]: parseInt8,
-  [OID.INT8_ARRAY]: parseInt8Array,
-  [OID.JSON]: parseJsonExact,
-  [OID.JSONB]: parseJsonExact,
-};
+const parsers = ownParsers((_oid, element) => (text) => types.arrayParser(text, element, 0));
 
 function queryable(pg: Pick<PGlite, 'query'>): Queryable {
   return {

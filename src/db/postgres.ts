@@ -1,18 +1,16 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, Queryable, Row } from './db.js';
-import { OID, parseInt8, parseInt8Array, parseJsonExact } from './typeParsers.js';
+import { ownParsers } from './typeParsers.js';
 
-const ownParsers: Record<number, (text: string) => unknown> = {
-  [OID.INT8]: parseInt8,
-  [OID.INT8_ARRAY]: parseInt8Array,
-  [OID.JSON]: parseJsonExact,
-  [OID.JSONB]: parseJsonExact,
-};
+/** pg-types' general array parser; its typings declare a function where the module exports `{ create }`. */
+const generalArrayParser = pg.types.arrayParser as unknown as { create(text: string, element: (text: string) => unknown): { parse(): unknown[] } };
+
+const parsers = ownParsers((_oid, element) => (text) => generalArrayParser.create(text, element).parse());
 
 const types = {
   getTypeParser(oid: number, format?: string) {
-    return ownParsers[oid] ?? pg.types.getTypeParser(oid, format as 'text');
+    return parsers[oid] ?? pg.types.getTypeParser(oid, format as 'text');
   },
 };
 

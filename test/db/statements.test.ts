@@ -37,3 +37,38 @@ describe('statement assembly', () => {
     assert.deepEqual(rows, [{ ones: null }]);
   });
 });
+
+describe('array columns', () => {
+  const harness = useHarness();
+
+  it('parse the same through the splitting path and the general one', async () => {
+    const rows = await harness().db.query(`select
+        array['ab12', null, 'NULL', 'a,b', '', 'x y', 'q"t', 'b\\s', '{c}']::text[] as quoted,
+        array['ab12', 'cd34', null]::text[] as plain,
+        array['v1', null]::varchar[] as varchars,
+        array[true, false, null]::bool[] as bools,
+        array[1, -2, null]::int2[] as smallints,
+        array[2147483647, null]::int4[] as ints,
+        array[9223372036854775807, -1, null]::int8[] as bigints,
+        array[]::text[] as empty,
+        '[0:1]={x,y}'::text[] as lower_bound_zero,
+        array[array[1, 2], array[3, 4]]::int4[] as nested`);
+    assert.deepEqual(rows, [
+      {
+        quoted: ['ab12', null, 'NULL', 'a,b', '', 'x y', 'q"t', 'b\\s', '{c}'],
+        plain: ['ab12', 'cd34', null],
+        varchars: ['v1', null],
+        bools: [true, false, null],
+        smallints: [1, -2, null],
+        ints: [2147483647, null],
+        bigints: [9223372036854775807n, -1n, null],
+        empty: [],
+        lower_bound_zero: ['x', 'y'],
+        nested: [
+          [1, 2],
+          [3, 4],
+        ],
+      },
+    ]);
+  });
+});
