@@ -3,7 +3,8 @@ import { mkdirSync } from 'node:fs';
 import type { Db, Queryable, Row } from './db.js';
 import { ownParsers } from './typeParsers.js';
 
-const parsers = ownParsers((_oid, element) => (text) => types.arrayParser(text, element, 0));
+// the third argument, an array type id, only picks the delimiter (`;` for box[]): 0 means a comma
+const parsers = ownParsers((element) => (text) => types.arrayParser(text, element, 0));
 
 function queryable(pg: Pick<PGlite, 'query'>): Queryable {
   return {

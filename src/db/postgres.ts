@@ -6,7 +6,7 @@ import { ownParsers } from './typeParsers.js';
 /** pg-types' general array parser; its typings declare a function where the module exports `{ create }`. */
 const generalArrayParser = pg.types.arrayParser as unknown as { create(text: string, element: (text: string) => unknown): { parse(): unknown[] } };
 
-const parsers = ownParsers((_oid, element) => (text) => generalArrayParser.create(text, element).parse());
+const parsers = ownParsers((element) => (text) => generalArrayParser.create(text, element).parse());
 
 const types = {
   getTypeParser(oid: number, format?: string) {

@@ -59,10 +59,10 @@ export function splittingArrayParser(element: (text: string) => unknown, general
  * The parsers both backends use in place of their own, given each backend's general parser of an
  * array type's literals with an element parser.
  */
-export function ownParsers(generalArray: (oid: number, element: (text: string) => unknown) => TextParser): Record<number, TextParser> {
+export function ownParsers(generalArray: (element: (text: string) => unknown) => TextParser): Record<number, TextParser> {
   const parsers: Record<number, TextParser> = { [OID.INT8]: parseInt8, [OID.JSON]: parseJsonExact, [OID.JSONB]: parseJsonExact };
   for (const [oid, element] of Object.entries(ARRAY_ELEMENTS)) {
-    parsers[Number(oid)] = splittingArrayParser(element, generalArray(Number(oid), element));
+    parsers[Number(oid)] = splittingArrayParser(element, generalArray(element));
   }
   return parsers;
 }
