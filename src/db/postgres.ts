@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Db, Queryable, Row } from './db.js';
+import type { Db, Row } from './db.js';
+import { PreparedExecution, resultShape, type ResultShape } from './preparedExecution.js';
 import { ownParsers } from './typeParsers.js';
 
 /** pg-types' general array parser; its typings declare a function where the module exports `{ create }`. */
@@ -55,30 +56,65 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
   pool.on('error', (err) => options.onError?.(err));
 
   const nameOf = statementNamer();
-  const run = async <R>(client: pg.Pool | pg.PoolClient, text: string, params: readonly unknown[] = []) =>
-    (await client.query({ name: nameOf(text), text, values: params as unknown[] })).rows as R[];
+  const shapes = new Map<string, ResultShape>();
+  const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
+  const parserOf = (oid: number) => types.getTypeParser(oid, 'text') as (text: string) => unknown;
+
+  /** A named statement runs described only on its first execution per connection (see PreparedExecution). */
+  const runOn = async <R>(client: pg.PoolClient, text: string, params: readonly unknown[]): Promise<R[]> => {
+    const name = nameOf(text);
+    if (name === undefined) return (await client.query({ text, values: params as unknown[] })).rows as R[];
+    const shape = shapes.get(name);
+    let prepared = preparedOn.get(client);
+    if (shape && prepared?.has(name)) {
+      const execution = new PreparedExecution<R>(name, params, shape);
+      client.query(execution as unknown as pg.Submittable);
+      return execution.rows;
+    }
+    const result = await client.query({ name, text, values: params as unknown[] });
+    if (!shape) shapes.set(name, resultShape(result.fields, parserOf));
+    if (!prepared) preparedOn.set(client, (prepared = new Set()));
+    prepared.add(name);
+    return result.rows as R[];
+  };
+  /**
+   * Checks a client out for `fn`. As pool.query does, a client whose work failed is not reused, and
+   * its connection's error event is handled while it is out (the failed statement reports it).
+   */
+  const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    const ignore = () => undefined;
+    client.on('error', ignore);
+    try {
+      const result = await fn(client);
+      client.removeListener('error', ignore);
+      client.release();
+      return result;
+    } catch (err) {
+      client.removeListener('error', ignore);
+      client.release(err instanceof Error ? err : new Error(String(err)));
+      throw err;
+    }
+  };
 
   return {
     backend: 'postgres',
-    query: <R = Row>(text: string, params?: readonly unknown[]) => run<R>(pool, text, params),
+    query: <R = Row>(text: string, params: readonly unknown[] = []) => withClient((client) => runOn<R>(client, text, params)),
     async exec(sql) {
       await pool.query(sql);
     },
-    async transaction(fn) {
-      const client = await pool.connect();
-      try {
+    transaction: (fn) =>
+      withClient(async (client) => {
         await client.query('begin');
-        const tx: Queryable = { query: (text, params) => run(client, text, params) };
-        const result = await fn(tx);
-        await client.query('commit');
-        return result;
-      } catch (err) {
-        await client.query('rollback').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
+        try {
+          const result = await fn({ query: (text, params = []) => runOn(client, text, params) });
+          await client.query('commit');
+          return result;
+        } catch (err) {
+          await client.query('rollback').catch(() => undefined);
+          throw err;
+        }
+      }),
     async ping() {
       await pool.query('select 1');
     },

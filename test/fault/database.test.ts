@@ -139,4 +139,33 @@ describe('database faults on a private PostgreSQL server', () => {
     assert.equal((await get(harness, '/api/v1/blocks')).status, 200);
     assert.ok((await appConnections()).length <= POOL_SIZE);
   });
+
+  it('a connection killed inside a transaction rejects that transaction, and the pool goes on', async () => {
+    // the outcome is taken at once: the rejection may come before the test awaits it
+    const outcome = harness.db
+      .transaction(async (tx) => {
+        await tx.query(`select set_config('statement_timeout', '10000', true)`);
+        return tx.query('select pg_sleep(10) as slept');
+      })
+      .then(
+        () => null,
+        (err: Error) => err,
+      );
+    let sleeping: { pid: number }[] = [];
+    for (let i = 0; i < 50 && sleeping.length === 0; i++) {
+      await sleep(10);
+      sleeping = (await appConnections()).filter((c) => c.wait_event_type === 'Timeout');
+    }
+    assert.equal(sleeping.length, 1, 'the transaction is running');
+    const killer = new pg.Client({ connectionString: databaseUrl });
+    await killer.connect();
+    try {
+      await killer.query('select pg_terminate_backend($1)', [sleeping[0]!.pid]);
+    } finally {
+      await killer.end();
+    }
+    assert.match(String((await outcome)?.message), /terminat/);
+    assert.equal((await get(harness, '/api/v1/blocks')).status, 200);
+    assert.ok((await appConnections()).length <= POOL_SIZE);
+  });
 });
