@@ -336,6 +336,22 @@ describe('gas price of results without an Ethereum transaction', () => {
     assert.equal(await gasPrice(files, { query: { maxFileAttempts: 2 } }), null);
   });
 
+  it('reads and decodes a version of the files once, and again when the rows are loaded anew', async () => {
+    await harness().prepare(setup({ extra: { filedata: [file(111, T - 100n, SCHEDULES), file(112, T - 99n, RATES)] } }));
+    const priced = async () => {
+      let price: unknown;
+      const queries = await harness().captureQueries(async () => (price = (await get(harness(), url('0.0.5001'))).body.gas_price));
+      return { price, statements: queries.length };
+    };
+    // the result's statement, then each file's content
+    assert.deepEqual(await priced(), { price: '0x59', statements: 3 });
+    assert.deepEqual(await priced(), { price: '0x59', statements: 1 });
+    // the same timestamps with other content: new rows, a new version
+    const cheap = feeSchedules({ entries: [[6, 1]], expiry: LATER }, { entries: [], expiry: LATER });
+    await harness().prepare(setup({ extra: { filedata: [file(111, T - 100n, cheap), file(112, T - 99n, RATES)] } }));
+    assert.deepEqual(await priced(), { price: '0x1', statements: 3 });
+  });
+
   it('is null when a file is missing, and unused with an Ethereum transaction', async () => {
     assert.equal(await gasPrice([file(111, T - 1n, SCHEDULES)]), null);
     assert.equal(await gasPrice([file(112, T - 2n, RATES)]), null);

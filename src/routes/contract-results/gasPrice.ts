@@ -5,13 +5,37 @@
  */
 import { decodeExchangeRateSet, decodeFeeSchedules, type ExchangeRate, type FeeSchedule } from '../../domain/protobuf.js';
 import { NANOS_PER_SECOND } from '../../domain/timestamp.js';
-import type { FileContent } from './queries.js';
+import type { FileContent, FileVersion } from './queries.js';
 
 const NANOS_PER_HOUR = 3600n * NANOS_PER_SECOND;
 const FEE_DIVISOR = 1000n;
 
-/** Loads the version of a file before the one starting at `before` (after that one failed to decode). */
-export type OlderVersionLoader = (before: bigint) => Promise<FileContent>;
+/** Loads the version of a file before the one starting at `before` (after that one failed to decode), or with null the version itself. */
+export type OlderVersionLoader = (before: bigint | null) => Promise<FileContent>;
+
+/**
+ * Decoded versions of the system files by version key, the least recently used dropped first. A
+ * version's content never changes, and a fee schedule of a real network is tens of kilobytes: read
+ * and decoded for every result, it would cost more than the rest of the response.
+ */
+export class DecodedFileCache {
+  private readonly entries = new Map<string, unknown>();
+
+  constructor(private readonly capacity = 1024) {}
+
+  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    if (this.entries.has(key)) {
+      const value = this.entries.get(key) as T;
+      this.entries.delete(key);
+      this.entries.set(key, value);
+      return value;
+    }
+    const value = await load();
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    return value;
+  }
+}
 
 /**
  * Decodes a file, falling back to the version before it while a version fails to decode, for at
@@ -51,18 +75,23 @@ export function gasPriceOf(schedules: { current: FeeSchedule; next: FeeSchedule 
 }
 
 export interface GasPriceSources {
-  feeSchedule: FileContent;
-  exchangeRate: FileContent;
-  loadOlderFeeSchedule: OlderVersionLoader;
-  loadOlderExchangeRate: OlderVersionLoader;
+  feeSchedule: FileVersion;
+  exchangeRate: FileVersion;
+  loadFeeSchedule: OlderVersionLoader;
+  loadExchangeRate: OlderVersionLoader;
   maxAttempts: number;
+  cache: DecodedFileCache;
 }
 
 /** The gas price at `timestamp`, or null when either file is missing or undecodable. */
 export async function gasPriceAt(timestamp: bigint, sources: GasPriceSources): Promise<bigint | null> {
+  const decoded = <T>(file: string, version: FileVersion, decode: (bytes: Uint8Array) => T, load: OlderVersionLoader): Promise<T | null> =>
+    version.key === null
+      ? Promise.resolve(null)
+      : sources.cache.get(`${file} ${version.key} ${sources.maxAttempts}`, async () => decodeWithFallback(await load(null), decode, load, sources.maxAttempts));
   const [schedules, rates] = await Promise.all([
-    decodeWithFallback(sources.feeSchedule, decodeFeeSchedules, sources.loadOlderFeeSchedule, sources.maxAttempts),
-    decodeWithFallback(sources.exchangeRate, decodeExchangeRateSet, sources.loadOlderExchangeRate, sources.maxAttempts),
+    decoded('fee schedule', sources.feeSchedule, decodeFeeSchedules, sources.loadFeeSchedule),
+    decoded('exchange rate', sources.exchangeRate, decodeExchangeRateSet, sources.loadExchangeRate),
   ]);
   return schedules && rates ? gasPriceOf(schedules, rates, timestamp) : null;
 }

@@ -104,14 +104,14 @@ export interface FileContent {
 type TimestampBound = readonly [operator: '<=' | '<', value: string];
 
 /**
- * A scalar-aggregate subquery over `file_data` giving `content` and `first_timestamp` of file
- * `fileId` (an SQL expression), with `bounds` limiting both the create/update searched for and the
- * rows concatenated. Callers may append further `and …` conditions (gates) to it.
+ * A scalar-aggregate subquery over `file_data` giving `summary` (a select list over the rows `f`) of
+ * file `fileId` (an SQL expression): its rows from the latest create/update on, with `bounds`
+ * limiting both the create/update searched for and the rows. Callers may append further `and …`
+ * conditions (gates) to it.
  */
-function fileContentSql(fileId: string, bounds: readonly TimestampBound[]): string {
+function fileRowsSql(summary: string, fileId: string, bounds: readonly TimestampBound[]): string {
   const bounded = (alias: string) => bounds.map(([op, value]) => ` and ${alias}.consensus_timestamp ${op} ${value}`).join('');
-  return `select string_agg(f.file_data, ''::bytea order by f.consensus_timestamp) as content,
-            min(f.consensus_timestamp) as first_timestamp
+  return `select ${summary}
      from file_data f
      where f.entity_id = ${fileId} and f.transaction_type in (16, 17, 19)${bounded('f')}
        and f.consensus_timestamp >= (
@@ -119,9 +119,27 @@ function fileContentSql(fileId: string, bounds: readonly TimestampBound[]): stri
          where c.entity_id = ${fileId} and c.transaction_type in (17, 19)${bounded('c')})`;
 }
 
+/** The file's content (`content`, `first_timestamp`: see FileContent). */
+const FILE_CONTENT = `string_agg(f.file_data, ''::bytea order by f.consensus_timestamp) as content, min(f.consensus_timestamp) as first_timestamp`;
+
+/**
+ * Which version of the file it is, without its content (`version`: see FileVersion): the first and
+ * last row's timestamps and the row versions (`xmin`) of the rows, so that rows loaded again
+ * (fixtures, a re-import) never give a key seen before. NULL when there is no file.
+ */
+const FILE_VERSION = `min(f.consensus_timestamp) || '/' || max(f.consensus_timestamp) || '/' || string_agg(f.xmin::text, ',' order by f.consensus_timestamp) as version`;
+
+/** A version of a system file as a statement saw it; `key` is null when the file does not exist. */
+export interface FileVersion {
+  key: string | null;
+}
+
 /** Content of a file as of `asOf`, ignoring versions from `before` on (the retry after an undecodable version). */
-export async function findFileContent(db: Queryable, fileId: bigint, asOf: bigint, before: bigint): Promise<FileContent> {
-  const rows = await db.query<FileContent>(fileContentSql('$1', [['<=', '$2'], ['<', '$3']]), [fileId, asOf, before]);
+export async function findFileContent(db: Queryable, fileId: bigint, asOf: bigint, before: bigint | null): Promise<FileContent> {
+  const rows =
+    before === null
+      ? await db.query<FileContent>(fileRowsSql(FILE_CONTENT, '$1', [['<=', '$2']]), [fileId, asOf])
+      : await db.query<FileContent>(fileRowsSql(FILE_CONTENT, '$1', [['<=', '$2'], ['<', '$3']]), [fileId, asOf, before]);
   return rows[0] ?? { content: null, first_timestamp: null };
 }
 
@@ -182,8 +200,8 @@ export interface ContractResultDetail {
   eth: EthereumTransactionRow | null;
   /** content of the eth transaction's call-data file (num > 1000), null when not loaded */
   callDataFile: FileContent | null;
-  /** the fee schedule and exchange rate files as of the timestamp; loaded only without an eth transaction */
-  gasFiles: { feeSchedule: FileContent; exchangeRate: FileContent } | null;
+  /** the versions of the fee schedule and exchange rate files as of the timestamp; read only without an eth transaction */
+  gasFiles: { feeSchedule: FileVersion; exchangeRate: FileVersion } | null;
   logs: ContractLogRow[];
   stateChanges: ContractStateChangeRow[];
 }
@@ -235,7 +253,7 @@ export interface DetailOptions {
  * contract when the list is empty) with its contract's EVM address; the block (first record file
  * ending at or after it); the wrapped Ethereum transaction of the payer, counted only when a
  * transaction row of the same payer and time exists; the content of its call-data file; only when
- * there is no Ethereum transaction, the fee schedule and exchange rate files as of the timestamp
+ * there is no Ethereum transaction, the versions of the fee schedule and exchange rate files as of the timestamp
  * (gated lateral subqueries cost nothing otherwise); and the logs and state changes as arrays.
  * Null when there is no such execution or result.
  */
@@ -261,8 +279,7 @@ function detailSql(involved: string, feeSchedule: string, exchangeRate: string):
        rf.index as block_index, rf.hash as block_hash, rf.gas_used as block_gas_used,
        et.consensus_timestamp as eth_timestamp, ${ETH_COLUMNS.map((c) => `et.${c} as eth_${c}`).join(', ')},
        cd.content as call_data_content, cd.first_timestamp as call_data_first_timestamp,
-       fs.content as fee_schedule_content, fs.first_timestamp as fee_schedule_first_timestamp,
-       er.content as exchange_rate_content, er.first_timestamp as exchange_rate_first_timestamp,
+       fs.version as fee_schedule_version, er.version as exchange_rate_version,
        logs.*, changes.*
      from inv
      join contract_result cr on cr.consensus_timestamp = inv.consensus_timestamp and ${among('cr.contract_id')}
@@ -275,9 +292,9 @@ function detailSql(involved: string, feeSchedule: string, exchangeRate: string):
        join transaction t on t.consensus_timestamp = et.consensus_timestamp and t.payer_account_id = et.payer_account_id
        where et.consensus_timestamp = cr.consensus_timestamp and et.payer_account_id = inv.payer_account_id
      ) et on true
-     left join lateral (${fileContentSql('et.call_data_id', [])} and ${USER_FILE}) cd on true
-     left join lateral (${fileContentSql(feeSchedule, asOf)} and et.consensus_timestamp is null) fs on true
-     left join lateral (${fileContentSql(exchangeRate, asOf)} and et.consensus_timestamp is null) er on true
+     left join lateral (${fileRowsSql(FILE_CONTENT, 'et.call_data_id', [])} and ${USER_FILE}) cd on true
+     left join lateral (${fileRowsSql(FILE_VERSION, feeSchedule, asOf)} and et.consensus_timestamp is null) fs on true
+     left join lateral (${fileRowsSql(FILE_VERSION, exchangeRate, asOf)} and et.consensus_timestamp is null) er on true
      left join lateral (${arraysOf(
        `select ${selectList(LOG_COLUMNS)}
         from contract_log l left join entity le on le.id = l.contract_id
@@ -324,7 +341,7 @@ function detailOf(row: Record<string, unknown>): ContractResultDetail {
     block: row.block_index === null ? null : { index: row.block_index as bigint, hash: row.block_hash as string, gas_used: row.block_gas_used as bigint | null },
     eth: hasEth ? pick<EthereumTransactionRow>(row, ETH_COLUMNS, 'eth_') : null,
     callDataFile: hasEth && row.call_data_first_timestamp !== null ? fileOf(row, 'call_data') : null,
-    gasFiles: hasEth ? null : { feeSchedule: fileOf(row, 'fee_schedule'), exchangeRate: fileOf(row, 'exchange_rate') },
+    gasFiles: hasEth ? null : { feeSchedule: { key: row.fee_schedule_version as string | null }, exchangeRate: { key: row.exchange_rate_version as string | null } },
     logs: unzip<ContractLogRow>(row, LOG_NAMES, 'log'),
     stateChanges: unzip<ContractStateChangeRow>(row, STATE_CHANGE_NAMES, 'change'),
   };

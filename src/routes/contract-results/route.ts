@@ -10,7 +10,7 @@ import { lastFilter, validateParams } from '../../http/filters.js';
 import { schemaRef } from '../../http/openapi.js';
 import { rules } from '../../http/params.js';
 import type { RequestQuery } from '../../http/query.js';
-import { gasPriceAt } from './gasPrice.js';
+import { DecodedFileCache, gasPriceAt } from './gasPrice.js';
 import { byEntity, byEvmAddress, byHash, byTransactionId, findContractIdsByEvmAddress, findContractResultDetail, findFileContent, type ExecutionLookup } from './queries.js';
 import { contractResultView } from './view.js';
 
@@ -56,21 +56,22 @@ function lookupByTransactionIdOrHash(ctx: AppContext, text: string, nonce: numbe
  * Loads and renders the contract result of the execution `lookup` finds, setting 206 when its call
  * result is unknown; null when there is none.
  */
-async function contractResultResponse(ctx: AppContext, reply: FastifyReply, lookup: ExecutionLookup, hbar: boolean) {
+async function contractResultResponse(ctx: AppContext, files: DecodedFileCache, reply: FastifyReply, lookup: ExecutionLookup, hbar: boolean) {
   const { db, config } = ctx;
   const system = (num: bigint) => encodeEntityId(config.shard, config.realm, num);
-  const files = { feeSchedule: system(FEE_SCHEDULE_FILE), exchangeRate: system(EXCHANGE_RATE_FILE) };
+  const systemFiles = { feeSchedule: system(FEE_SCHEDULE_FILE), exchangeRate: system(EXCHANGE_RATE_FILE) };
 
-  const detail = await findContractResultDetail(db, lookup, { systemFiles: files });
+  const detail = await findContractResultDetail(db, lookup, { systemFiles });
   if (!detail) return null;
   const timestamp = detail.result.consensus_timestamp;
 
   const gasPrice = detail.gasFiles
     ? await gasPriceAt(timestamp, {
         ...detail.gasFiles,
-        loadOlderFeeSchedule: (before) => findFileContent(db, files.feeSchedule, timestamp, before),
-        loadOlderExchangeRate: (before) => findFileContent(db, files.exchangeRate, timestamp, before),
+        loadFeeSchedule: (before) => findFileContent(db, systemFiles.feeSchedule, timestamp, before),
+        loadExchangeRate: (before) => findFileContent(db, systemFiles.exchangeRate, timestamp, before),
         maxAttempts: config.query.maxFileAttempts,
+        cache: files,
       })
     : null;
 
@@ -84,6 +85,7 @@ async function contractResultResponse(ctx: AppContext, reply: FastifyReply, look
 }
 
 export function registerContractResultRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const files = new DecodedFileCache();
   app.get<{ Params: { transactionIdOrHash: string } }>('/api/v1/contracts/results/:transactionIdOrHash', routeOptions, async (request, reply) => {
     const query = request.query as RequestQuery;
     const filters = validateParams(query, BY_TRANSACTION_RULES);
@@ -91,7 +93,7 @@ export function registerContractResultRoutes(app: FastifyInstance, ctx: AppConte
     const nonce = Number(lastFilter(filters, 'nonce')?.value ?? 0);
 
     const lookup = lookupByTransactionIdOrHash(ctx, request.params.transactionIdOrHash, nonce);
-    const response = lookup && (await contractResultResponse(ctx, reply, lookup, hbar));
+    const response = lookup && (await contractResultResponse(ctx, files, reply, lookup, hbar));
     if (!response) throw notFound();
     return response;
   });
@@ -111,7 +113,7 @@ export function registerContractResultRoutes(app: FastifyInstance, ctx: AppConte
       validateParams(query, BY_TIMESTAMP_RULES);
 
       const at = clampToInt64(timestamp);
-      const response = await contractResultResponse(ctx, reply, ref.kind === 'id' ? byEntity(at, ref.id) : byEvmAddress(at, ref.address), hbar);
+      const response = await contractResultResponse(ctx, files, reply, ref.kind === 'id' ? byEntity(at, ref.id) : byEvmAddress(at, ref.address), hbar);
       if (response) return response;
       // the statement finds nothing for an address more than one live entity holds, which is a 500
       if (ref.kind === 'evm' && (await findContractIdsByEvmAddress(ctx.db, ref.address)).length > 1) throw new ApiError(500, ['Internal error']);
