@@ -10,8 +10,8 @@ import type { FileContent, FileVersion } from './queries.js';
 const NANOS_PER_HOUR = 3600n * NANOS_PER_SECOND;
 const FEE_DIVISOR = 1000n;
 
-/** Loads the version of a file before the one starting at `before` (after that one failed to decode), or with null the version itself. */
-export type OlderVersionLoader = (before: bigint | null) => Promise<FileContent>;
+/** Loads the file as of the result: with `before` null its version then, else the version before the one starting at `before` (after that one failed to decode). */
+export type FileVersionLoader = (before: bigint | null) => Promise<FileContent>;
 
 /**
  * Decoded versions of the system files by version key, the least recently used dropped first. A
@@ -44,7 +44,7 @@ export class DecodedFileCache {
 export async function decodeWithFallback<T>(
   file: FileContent,
   decode: (bytes: Uint8Array) => T,
-  loadOlder: OlderVersionLoader,
+  loadOlder: FileVersionLoader,
   maxAttempts: number,
 ): Promise<T | null> {
   let current = file;
@@ -77,15 +77,15 @@ export function gasPriceOf(schedules: { current: FeeSchedule; next: FeeSchedule 
 export interface GasPriceSources {
   feeSchedule: FileVersion;
   exchangeRate: FileVersion;
-  loadFeeSchedule: OlderVersionLoader;
-  loadExchangeRate: OlderVersionLoader;
+  loadFeeSchedule: FileVersionLoader;
+  loadExchangeRate: FileVersionLoader;
   maxAttempts: number;
   cache: DecodedFileCache;
 }
 
 /** The gas price at `timestamp`, or null when either file is missing or undecodable. */
 export async function gasPriceAt(timestamp: bigint, sources: GasPriceSources): Promise<bigint | null> {
-  const decoded = <T>(file: string, version: FileVersion, decode: (bytes: Uint8Array) => T, load: OlderVersionLoader): Promise<T | null> =>
+  const decoded = <T>(file: string, version: FileVersion, decode: (bytes: Uint8Array) => T, load: FileVersionLoader): Promise<T | null> =>
     version.key === null
       ? Promise.resolve(null)
       : sources.cache.get(`${file} ${version.key} ${sources.maxAttempts}`, async () => decodeWithFallback(await load(null), decode, load, sources.maxAttempts));
