@@ -87,13 +87,13 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
     client.on('error', ignore);
     try {
       const result = await fn(client);
-      client.removeListener('error', ignore);
       client.release();
       return result;
     } catch (err) {
-      client.removeListener('error', ignore);
       client.release(err instanceof Error ? err : new Error(String(err)));
       throw err;
+    } finally {
+      client.removeListener('error', ignore);
     }
   };
 
