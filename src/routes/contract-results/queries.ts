@@ -162,7 +162,7 @@ export interface ContractResultRow {
   transaction_hash: Uint8Array | null;
   transaction_index: number | null;
   transaction_result: number;
-  /** the contract entity's evm_address as hex text */
+  /** the contract entity's evm_address as hex text (from evmAddressesOf) */
   evm_address: string | null;
 }
 
@@ -231,14 +231,12 @@ const LOG_COLUMNS = {
   topic1: hex('l.topic1'),
   topic2: hex('l.topic2'),
   topic3: hex('l.topic3'),
-  evm_address: hex('le.evm_address'),
 };
 const STATE_CHANGE_COLUMNS = {
   contract_id: 's.contract_id',
   slot: hex('s.slot'),
   value_read: hex('s.value_read'),
   value_written: hex('s.value_written'),
-  evm_address: hex('se.evm_address'),
 };
 const LOG_NAMES = Object.keys(LOG_COLUMNS);
 const STATE_CHANGE_NAMES = Object.keys(STATE_CHANGE_COLUMNS);
@@ -250,12 +248,12 @@ export interface DetailOptions {
 /**
  * Everything about one contract result in one statement: the execution found by `lookup` (its
  * `contract_transaction` row), the result at its timestamp among the involved contracts (any
- * contract when the list is empty) with its contract's EVM address; the block (first record file
+ * contract when the list is empty); the block (first record file
  * ending at or after it); the wrapped Ethereum transaction of the payer, counted only when a
  * transaction row of the same payer and time exists; the content of its call-data file; only when
  * there is no Ethereum transaction, the versions of the fee schedule and exchange rate files as of the timestamp
- * (gated lateral subqueries cost nothing otherwise); and the logs and state changes as arrays.
- * Null when there is no such execution or result.
+ * (gated lateral subqueries cost nothing otherwise); the logs and state changes as arrays; and the
+ * EVM addresses of the contracts these name. Null when there is no such execution or result.
  */
 export async function findContractResultDetail(db: Queryable, lookup: ExecutionLookup, options: DetailOptions): Promise<ContractResultDetail | null> {
   const params = new SqlParams();
@@ -275,15 +273,13 @@ function detailSql(involved: string, feeSchedule: string, exchangeRate: string):
      select inv.contract_ids as inv_contract_ids, inv.payer_account_id as inv_payer_account_id,
        ${RESULT_COLUMNS.map((c) => `cr.${c}`).join(', ')},
        case when cr.sender_id is null then cr.function_result end as function_result,
-       ${hex('e.evm_address')} as evm_address,
        rf.index as block_index, rf.hash as block_hash, rf.gas_used as block_gas_used,
        et.consensus_timestamp as eth_timestamp, ${ETH_COLUMNS.map((c) => `et.${c} as eth_${c}`).join(', ')},
        cd.content as call_data_content, cd.first_timestamp as call_data_first_timestamp,
        fs.version as fee_schedule_version, er.version as exchange_rate_version,
-       logs.*, changes.*
+       logs.*, changes.*, addresses.*
      from inv
      join contract_result cr on cr.consensus_timestamp = inv.consensus_timestamp and ${among('cr.contract_id')}
-     left join entity e on e.id = cr.contract_id
      left join lateral (
        select index, hash, gas_used from record_file where consensus_end >= cr.consensus_timestamp order by consensus_end limit 1
      ) rf on true
@@ -297,7 +293,7 @@ function detailSql(involved: string, feeSchedule: string, exchangeRate: string):
      left join lateral (${fileRowsSql(FILE_VERSION, exchangeRate, asOf)} and et.consensus_timestamp is null) er on true
      left join lateral (${arraysOf(
        `select ${selectList(LOG_COLUMNS)}
-        from contract_log l left join entity le on le.id = l.contract_id
+        from contract_log l
         where l.consensus_timestamp = cr.consensus_timestamp and ${among('l.contract_id')}
         order by l.index`,
        LOG_NAMES,
@@ -305,13 +301,17 @@ function detailSql(involved: string, feeSchedule: string, exchangeRate: string):
      )}) logs on true
      left join lateral (${arraysOf(
        `select ${selectList(STATE_CHANGE_COLUMNS)}
-        from contract_state_change s left join entity se on se.id = s.contract_id
+        from contract_state_change s
         where s.consensus_timestamp = cr.consensus_timestamp
           and (s.contract_id = inv.requested_contract or (${among('s.contract_id')} and s.migration is false))
         order by s.contract_id, s.slot`,
        STATE_CHANGE_NAMES,
        'change_',
      )}) changes on true
+     left join lateral (
+       select array_agg(a.id) as address_ids, array_agg(${hex('a.evm_address')}) as address_hexes from entity a
+       where a.id = any (array[cr.contract_id] || logs.log_contract_id || changes.change_contract_id) and a.evm_address is not null
+     ) addresses on true
      limit 1`;
 }
 
@@ -329,21 +329,40 @@ function fileOf(row: Record<string, unknown>, prefix: string): FileContent {
   return { content: row[`${prefix}_content`] as Uint8Array | null, first_timestamp: row[`${prefix}_first_timestamp`] as bigint | null };
 }
 
+/**
+ * The EVM addresses (hex) of the result's, its logs' and its state changes' contracts, read in one
+ * keyed lookup rather than one per log and state change; contracts without one are absent.
+ */
+function evmAddressesOf(row: Record<string, unknown>): Map<bigint, string> {
+  const ids = (row.address_ids as bigint[] | null) ?? [];
+  const hexes = row.address_hexes as string[];
+  return new Map(ids.map((id, i) => [id, hexes[i]!]));
+}
+
+/** Rows of `unzip` with the EVM address of each one's contract. */
+function withEvmAddresses<T extends { contract_id: bigint; evm_address: string | null }>(rows: T[], addresses: Map<bigint, string>): T[] {
+  for (const r of rows) r.evm_address = addresses.get(r.contract_id) ?? null;
+  return rows;
+}
+
 function detailOf(row: Record<string, unknown>): ContractResultDetail {
   const hasEth = row.eth_timestamp !== null;
+  const addresses = evmAddressesOf(row);
+  const result = pick<ContractResultRow>(row, [...RESULT_COLUMNS, 'function_result']);
+  result.evm_address = addresses.get(result.contract_id) ?? null;
   return {
     involved: {
       consensus_timestamp: row.consensus_timestamp as bigint,
       contract_ids: row.inv_contract_ids as bigint[],
       payer_account_id: row.inv_payer_account_id as bigint,
     },
-    result: pick<ContractResultRow>(row, [...RESULT_COLUMNS, 'function_result', 'evm_address']),
+    result,
     block: row.block_index === null ? null : { index: row.block_index as bigint, hash: row.block_hash as string, gas_used: row.block_gas_used as bigint | null },
     eth: hasEth ? pick<EthereumTransactionRow>(row, ETH_COLUMNS, 'eth_') : null,
     callDataFile: hasEth && row.call_data_first_timestamp !== null ? fileOf(row, 'call_data') : null,
     gasFiles: hasEth ? null : { feeSchedule: { key: row.fee_schedule_version as string | null }, exchangeRate: { key: row.exchange_rate_version as string | null } },
-    logs: unzip<ContractLogRow>(row, LOG_NAMES, 'log'),
-    stateChanges: unzip<ContractStateChangeRow>(row, STATE_CHANGE_NAMES, 'change'),
+    logs: withEvmAddresses(unzip<ContractLogRow>(row, LOG_NAMES, 'log'), addresses),
+    stateChanges: withEvmAddresses(unzip<ContractStateChangeRow>(row, STATE_CHANGE_NAMES, 'change'), addresses),
   };
 }
 
