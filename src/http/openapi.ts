@@ -21,7 +21,7 @@ export function loadOpenApi(): OpenApiDocument {
 export const SCHEMA_ID = 'lqs';
 
 /**
- * A pattern built only from anchors, `\\d`, `\\.`, bracket classes of letters and digits, letters,
+ * A pattern built only from anchors, `\d`, `\.`, bracket classes of letters and digits, letters,
  * digits, `:` and `-`, groups, alternation and quantifiers: every string it matches consists of
  * characters that JSON writes as they are.
  */
