@@ -10,7 +10,7 @@ commands:
   serve                          serve the API (default); --no-migrate for a read-only role
   migrate                        create or update the schema and exit
   fixtures load FILE… [--reset]  load the setup of spec files into the configured database
-  conformance [DIR…]             run spec folders [--backend pglite|postgres] [--json FILE]
+  conformance [DIR…]             run spec folders [--backend pglite|postgres] [--schema project|mirror] [--json FILE]
                                  [--filter TEXT] [--quiet] [--report-only [--require FOLDER…]]
   generate --scale S [--seed N]  write a synthetic ledger (tiny|small|medium|large) into the configured
                                  database [--force] [--no-progress]
@@ -55,6 +55,7 @@ async function main(argv: string[]): Promise<number> {
         allowPositionals: true,
         options: {
           backend: { type: 'string', default: 'pglite' },
+          schema: { type: 'string', default: 'project' },
           json: { type: 'string' },
           filter: { type: 'string' },
           'report-only': { type: 'boolean' },
@@ -65,8 +66,10 @@ async function main(argv: string[]): Promise<number> {
       if (values.backend !== 'pglite' && values.backend !== 'postgres') throw new UsageError('--backend pglite|postgres');
       const dirs = positionals.length > 0 ? positionals : existsSync(DEFAULT_SPECS_DIR) ? [DEFAULT_SPECS_DIR] : [];
       if (dirs.length === 0) throw new UsageError(`no spec folder given and ${DEFAULT_SPECS_DIR} does not exist`);
+      if (values.schema !== 'project' && values.schema !== 'mirror') throw new UsageError('--schema project|mirror');
+      if (values.schema === 'mirror' && values.backend !== 'postgres') throw new UsageError('--schema mirror needs --backend postgres');
       const { runConformance } = await import('./conformance/runner.js');
-      const summary = await runConformance({ dirs, backend: values.backend, json: values.json, filter: values.filter, quiet: values.quiet });
+      const summary = await runConformance({ dirs, backend: values.backend, schema: values.schema, json: values.json, filter: values.filter, quiet: values.quiet });
       if (values['report-only']) {
         // with --require, failures in those folders still fail the run
         const required = values.require ?? [];

@@ -10,7 +10,7 @@ import type { Db } from '../db/db.js';
 import { migrate } from '../db/migrate.js';
 import { openPglite } from '../db/pglite.js';
 import { openPostgres } from '../db/postgres.js';
-import { createScratchDatabase, DEFAULT_ADMIN_URL } from '../db/scratch.js';
+import { createReaderRole, createScratchDatabase, DEFAULT_ADMIN_URL, loadMirrorSchema, schemaKindOf, type SchemaKind } from '../db/scratch.js';
 import { FixtureLoader, type Setup } from '../fixtures/loader.js';
 import { resetDatabase } from '../fixtures/reset.js';
 import { createLogger } from '../logger.js';
@@ -32,6 +32,12 @@ export interface HarnessOptions {
   logLevel?: string;
   /** pool settings (postgres backend) */
   pool?: { size?: number; statementTimeoutMs?: number; connectionTimeoutMs?: number };
+  /**
+   * The schema of the private database (postgres backend; default `LQS_TEST_SCHEMA`, else the
+   * project's). On `mirror` the app reads as a role that can only SELECT and never migrates, as an
+   * operator runs it against a mirror node database; fixtures are loaded by the database's owner.
+   */
+  schema?: SchemaKind;
 }
 
 export interface CapturedQuery {
@@ -59,6 +65,7 @@ function tapped(db: Db, sink: () => CapturedQuery[] | null): Db {
         }),
       ),
     ping: () => db.ping(),
+    refreshTypes: () => db.refreshTypes(),
     close: () => db.close(),
   };
 }
@@ -78,26 +85,45 @@ export class Harness {
   static async open(options: HarnessOptions): Promise<Harness> {
     const base = defaultConfig();
     mergeConfig(base as never, options.baseConfig ?? {});
+    const schema = options.schema ?? schemaKindOf(process.env.LQS_TEST_SCHEMA);
     let db: Db;
+    let appDb: Db;
     let dropDatabase: () => Promise<void> = async () => {};
     if (options.backend === 'postgres') {
-      const scratch = await createScratchDatabase(options.adminUrl ?? process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL);
-      db = await openPostgres({
-        url: scratch.url,
-        poolSize: options.pool?.size ?? 4,
-        statementTimeoutMs: options.pool?.statementTimeoutMs ?? 20_000,
-        connectionTimeoutMs: options.pool?.connectionTimeoutMs ?? 5_000,
-      });
-      dropDatabase = scratch.drop;
+      const adminUrl = options.adminUrl ?? process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
+      const scratch = await createScratchDatabase(adminUrl);
+      const open = (url: string) =>
+        openPostgres({
+          url,
+          poolSize: options.pool?.size ?? 4,
+          statementTimeoutMs: options.pool?.statementTimeoutMs ?? 20_000,
+          connectionTimeoutMs: options.pool?.connectionTimeoutMs ?? 5_000,
+        });
+      if (schema === 'mirror') {
+        await loadMirrorSchema(scratch.url);
+        const reader = await createReaderRole(scratch, adminUrl);
+        db = await open(scratch.url);
+        appDb = await open(reader.url);
+        base.db.migrate = false;
+        dropDatabase = async () => {
+          await appDb.close();
+          await scratch.drop();
+          await reader.drop();
+        };
+      } else {
+        db = appDb = await open(scratch.url);
+        await migrate(db);
+        dropDatabase = scratch.drop;
+      }
     } else {
-      db = await openPglite('');
+      if (schema === 'mirror') throw new Error('the mirror schema needs the postgres backend');
+      db = appDb = await openPglite('');
+      await migrate(db);
     }
-    await migrate(db);
     const config = structuredClone(base);
     const clock = new SettableClock();
     let harness: Harness | null = null;
-    const appDb = tapped(db, () => harness?.capture ?? null);
-    const app = await buildApp({ config, db: appDb, clock, logger: createLogger(options.logLevel ?? 'silent') });
+    const app = await buildApp({ config, db: tapped(appDb, () => harness?.capture ?? null), clock, logger: createLogger(options.logLevel ?? 'silent') });
     await app.ready();
     harness = new Harness(app, db, config, clock, base, async () => {
       await app.close();

@@ -2,12 +2,15 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { compare } from './compare.js';
+import type { SchemaKind } from '../db/scratch.js';
 import { Harness, REFERENCE_TEST_CONFIG, type Backend } from './harness.js';
 import { findSpecFiles, loadCases, type ConformanceCase } from './spec.js';
 
 export interface RunOptions {
   dirs: string[];
   backend: Backend;
+  /** the private database's schema (postgres backend) */
+  schema?: SchemaKind;
   json?: string;
   /** only cases whose name contains this text */
   filter?: string;
@@ -24,6 +27,7 @@ export interface CaseResult {
 
 export interface RunSummary {
   backend: Backend;
+  schema: SchemaKind;
   passed: number;
   failed: number;
   groups: Record<string, { passed: number; failed: number }>;
@@ -49,8 +53,9 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
   }
   const selected = options.filter ? cases.filter((c) => c.name.includes(options.filter!)) : cases;
 
-  const harness = await Harness.open({ backend: options.backend, baseConfig: REFERENCE_TEST_CONFIG });
-  const summary: RunSummary = { backend: options.backend, passed: 0, failed: 0, groups: {}, results: [] };
+  const schema = options.schema ?? 'project';
+  const harness = await Harness.open({ backend: options.backend, schema, baseConfig: REFERENCE_TEST_CONFIG });
+  const summary: RunSummary = { backend: options.backend, schema, passed: 0, failed: 0, groups: {}, results: [] };
   try {
     for (const testCase of selected) {
       const problems = await runCase(harness, testCase);
@@ -71,7 +76,7 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
   }
 
   out('');
-  out(`conformance on ${options.backend}`);
+  out(`conformance on ${options.backend}${schema === 'mirror' ? ', mirror node schema, SELECT-only role' : ''}`);
   const width = Math.max(6, ...Object.keys(summary.groups).map((g) => g.length));
   out(`${'folder'.padEnd(width)}  passed  failed`);
   for (const [group, counts] of Object.entries(summary.groups).sort()) {

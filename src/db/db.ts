@@ -16,6 +16,8 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
+  /** Reads the database's own types (domains, enums, their arrays) again; call after changing the schema. */
+  refreshTypes(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -23,6 +23,7 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
       await tx.query('insert into lqs_migration (name) values ($1)', [name]);
     });
   }
+  if (pending.length > 0) await db.refreshTypes();
   return pending;
 }
 

@@ -1,15 +1,36 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import type { Db, Queryable, Row } from './db.js';
+import { catalogParsers, reparse, TYPE_CATALOG_SQL, unknownFields, type CatalogRow, type TextParser } from './typeCatalog.js';
 import { ownParsers } from './typeParsers.js';
 
 // the third argument, an array type id, only picks the delimiter (`;` for box[]): 0 means a comma
-const parsers = ownParsers((element) => (text) => types.arrayParser(text, element, 0));
+const generalArray = (element: TextParser): TextParser => (text) => types.arrayParser(text, element, 0);
+const parsers = ownParsers(generalArray);
 
-function queryable(pg: Pick<PGlite, 'query'>): Queryable {
+/**
+ * Registers the parsers of the database's own domains, enums and their arrays among PGlite's (whose
+ * array parsers look their element's parser up when they run).
+ */
+async function loadTypes(pg: PGlite, run: Pick<PGlite, 'query'> = pg): Promise<void> {
+  const { rows } = await run.query<CatalogRow>(TYPE_CATALOG_SQL);
+  const builtin = (oid: number): TextParser => (pg.parsers[oid] as TextParser | undefined) ?? ((text) => text);
+  for (const [oid, parser] of catalogParsers(rows, builtin, generalArray)) pg.parsers[oid] = parser;
+}
+
+/** `run` is the database itself, or an open transaction on it. */
+function queryable(pg: PGlite, run: Pick<PGlite, 'query'>, opaque: Set<number>): Queryable {
+  const knows = (oid: number) => oid in pg.parsers || opaque.has(oid);
   return {
     async query<R = Row>(text: string, params: readonly unknown[] = []): Promise<R[]> {
-      const result = await pg.query<R>(text, params as unknown[]);
+      const result = await run.query<R>(text, params as unknown[]);
+      const unknown = unknownFields(result.fields, knows);
+      if (unknown.length > 0) {
+        // a type created since the catalog was read: its values arrived as text
+        await loadTypes(pg, run);
+        for (const field of unknown) if (!(field.dataTypeID in pg.parsers)) opaque.add(field.dataTypeID);
+        reparse(result.rows as Record<string, unknown>[], unknown, (oid) => pg.parsers[oid] as TextParser | undefined);
+      }
       return result.rows;
     },
   };
@@ -24,21 +45,25 @@ export async function openPglite(dataDir: string): Promise<Db> {
 export async function openPgliteHandle(dataDir: string): Promise<{ db: Db; pg: PGlite }> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pg = await PGlite.create(dataDir || undefined, { parsers });
+  await loadTypes(pg);
   return { db: pgliteDb(pg), pg };
 }
 
 function pgliteDb(pg: PGlite): Db {
-  const q = queryable(pg);
+  // types of the database read as they come (composite types and the like), not looked up again
+  const opaque = new Set<number>();
+  const q = queryable(pg, pg, opaque);
   return {
     backend: 'pglite',
     query: q.query,
     async exec(sql) {
       await pg.exec(sql);
     },
-    transaction: (fn) => pg.transaction((tx) => fn(queryable(tx))),
+    transaction: (fn) => pg.transaction((tx) => fn(queryable(pg, tx, opaque))),
     async ping() {
       await pg.query('select 1');
     },
+    refreshTypes: () => loadTypes(pg),
     async close() {
       if (!pg.closed) await pg.close();
     },

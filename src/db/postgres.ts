@@ -2,18 +2,50 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, Row } from './db.js';
 import { PreparedExecution, resultShape, type ResultShape } from './preparedExecution.js';
+import { catalogParsers, reparse, TYPE_CATALOG_SQL, unknownFields, type CatalogRow, type TextParser } from './typeCatalog.js';
 import { ownParsers } from './typeParsers.js';
 
 /** pg-types' general array parser; its typings declare a function where the module exports `{ create }`. */
 const generalArrayParser = pg.types.arrayParser as unknown as { create(text: string, element: (text: string) => unknown): { parse(): unknown[] } };
+const generalArray = (element: TextParser): TextParser => (text) => generalArrayParser.create(text, element).parse();
 
-const parsers = ownParsers((element) => (text) => generalArrayParser.create(text, element).parse());
+const parsers = ownParsers(generalArray);
 
-const types = {
-  getTypeParser(oid: number, format?: string) {
-    return parsers[oid] ?? pg.types.getTypeParser(oid, format as 'text');
-  },
-};
+const builtinParser = (oid: number): TextParser => parsers[oid] ?? (pg.types.getTypeParser(oid, 'text') as TextParser);
+
+/**
+ * The parsers of one database: the built-in types' and those of its own domains, enums and their
+ * arrays (whose type ids are that database's), read from its catalog on the first connection.
+ */
+class DatabaseTypes {
+  private own = new Map<number, TextParser>();
+  /** types of the database read as they come (composite types and the like), not looked up again */
+  private readonly opaque = new Set<number>();
+  private loaded = false;
+
+  getTypeParser = (oid: number, _format?: string): TextParser => this.own.get(oid) ?? builtinParser(oid);
+
+  knows = (oid: number): boolean => this.own.has(oid) || this.opaque.has(oid);
+
+  async ensureLoaded(client: pg.PoolClient): Promise<void> {
+    if (!this.loaded) await this.load(client);
+  }
+
+  async load(client: pg.PoolClient): Promise<void> {
+    const { rows } = await client.query<CatalogRow>(TYPE_CATALOG_SQL);
+    this.own = catalogParsers(rows, builtinParser, generalArray);
+    this.loaded = true;
+  }
+
+  /** Reads the catalog again for types created since, and parses their values in `result` (left as text). */
+  async catchUp(client: pg.PoolClient, result: pg.QueryResult): Promise<void> {
+    const unknown = unknownFields(result.fields, this.knows);
+    if (unknown.length === 0) return;
+    await this.load(client);
+    for (const field of unknown) if (!this.own.has(field.dataTypeID)) this.opaque.add(field.dataTypeID);
+    reparse(result.rows as Record<string, unknown>[], unknown, (oid) => this.own.get(oid));
+  }
+}
 
 export interface PostgresOptions {
   url: string;
@@ -43,6 +75,7 @@ function statementNamer(): (text: string) => string | undefined {
 }
 
 export async function openPostgres(options: PostgresOptions): Promise<Db> {
+  const types = new DatabaseTypes();
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize,
@@ -58,12 +91,16 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
   const nameOf = statementNamer();
   const shapes = new Map<string, ResultShape>();
   const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
-  const parserOf = (oid: number) => types.getTypeParser(oid, 'text') as (text: string) => unknown;
+  const parserOf = (oid: number) => types.getTypeParser(oid);
 
   /** A named statement runs described only on its first execution per connection (see PreparedExecution). */
   const runOn = async <R>(client: pg.PoolClient, text: string, params: readonly unknown[]): Promise<R[]> => {
     const name = nameOf(text);
-    if (name === undefined) return (await client.query({ text, values: params as unknown[] })).rows as R[];
+    if (name === undefined) {
+      const result = await client.query({ text, values: params as unknown[] });
+      await types.catchUp(client, result);
+      return result.rows as R[];
+    }
     const shape = shapes.get(name);
     let prepared = preparedOn.get(client);
     if (shape && prepared?.has(name)) {
@@ -72,6 +109,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
       return execution.rows;
     }
     const result = await client.query({ name, text, values: params as unknown[] });
+    await types.catchUp(client, result);
     if (!shape) shapes.set(name, resultShape(result.fields, parserOf));
     if (!prepared) preparedOn.set(client, (prepared = new Set()));
     prepared.add(name);
@@ -86,6 +124,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
     const ignore = () => undefined;
     client.on('error', ignore);
     try {
+      await types.ensureLoaded(client);
       const result = await fn(client);
       client.release();
       return result;
@@ -118,6 +157,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
     async ping() {
       await pool.query('select 1');
     },
+    refreshTypes: () => withClient((client) => types.load(client)),
     async close() {
       await pool.end();
     },
