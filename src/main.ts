@@ -3,12 +3,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SPECS_DIR } from './paths.js';
+import { UserFacingError } from './userError.js';
 
 const USAGE = `usage: lqs <command> [options]
 
 commands:
   serve                          serve the API (default); --no-migrate for a read-only role
-  migrate                        create or update the schema and exit
+  migrate                        create or update the schema and exit (never a mirror node database)
+  indexes                        add the service's optional indexes to a mirror node database
+                                 (CREATE INDEX CONCURRENTLY; idempotent)
   fixtures load FILE… [--reset]  load the setup of spec files into the configured database
   conformance [DIR…]             run spec folders [--backend pglite|postgres] [--schema project|mirror] [--json FILE]
                                  [--filter TEXT] [--quiet] [--report-only [--require FOLDER…]]
@@ -36,9 +39,25 @@ async function main(argv: string[]): Promise<number> {
       config.db.migrate = false;
       const db = await openDatabase(config);
       const { migrate } = await import('./db/migrate.js');
-      const applied = await migrate(db);
-      await db.close();
+      const applied = await migrate(db).finally(() => db.close());
       console.log(applied.length ? `applied ${applied.join(', ')}` : 'schema is up to date');
+      return 0;
+    }
+    case 'indexes': {
+      parseArgs({ args: rest, options: {} }); // no options: anything given is refused
+      const { loadConfig } = await import('./config.js');
+      const { openDatabase } = await import('./db/open.js');
+      const { addOptionalIndexes } = await import('./db/optionalIndexes.js');
+      const config = loadConfig();
+      config.db.migrate = false;
+      // building an index on a large table takes longer than any statement of the API
+      config.db.statementTimeoutMs = 0;
+      const db = await openDatabase(config);
+      try {
+        await addOptionalIndexes(db, ({ name, table, outcome }) => console.log(`${outcome.padEnd(8)} ${name} on ${table}`));
+      } finally {
+        await db.close();
+      }
       return 0;
     }
     case 'fixtures': {
@@ -130,6 +149,9 @@ main(process.argv.slice(2)).then(
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`${(err as Error).message}\n\n${USAGE}`);
       process.exitCode = 2;
+    } else if (err instanceof UserFacingError) {
+      console.error(err.message);
+      process.exitCode = 1;
     } else {
       console.error(err);
       process.exitCode = 1;

@@ -8,7 +8,9 @@ import { systemClock, type Clock } from './clock.js';
 import { loadConfig, type Config } from './config.js';
 import type { Db } from './db/db.js';
 import { openDatabase } from './db/open.js';
-import { loadDemoLedger, demoExampleUrls } from './demo/ledger.js';
+import { loadDemoLedger, demoExampleUrls, isDemoLedger } from './demo/ledger.js';
+import { missingSchema } from './db/schemaRequirements.js';
+import { UserFacingError } from './userError.js';
 import { createLogger } from './logger.js';
 
 async function isEmpty(db: Db): Promise<boolean> {
@@ -26,6 +28,12 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
   if (!options.migrate) config.db.migrate = false;
   const logger = createLogger(config.log.level);
   const db = await openDatabase(config, (err) => logger.warn({ err }, 'database connection error'));
+  try {
+    await checkSchema(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
   logger.info({ backend: db.backend, dataDir: db.backend === 'pglite' ? config.db.dataDir || '(memory)' : undefined }, 'database ready');
 
   let demo = false;
@@ -41,7 +49,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
   });
 
   const base = listeners.publicUrl;
-  const examples = demo || (await demoPresent(db)) ? demoExampleUrls() : [];
+  const examples = demo || (await isDemoLedger(db, config)) ? demoExampleUrls() : [];
   const admin = listeners.adminUrl
     ? `  Admin listener: ${listeners.adminUrl} (POST ${listeners.adminUrl}/change-log-level, HTTP Basic auth)`
     : '  Admin listener: disabled (admin.enabled)';
@@ -63,9 +71,14 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
 }
 
-async function demoPresent(db: Db): Promise<boolean> {
-  const rows = await db.query(`select 1 from entity where memo = 'demo ledger' limit 1`);
-  return rows.length > 0;
+/** Stops with one list of every table and column the service reads that the database lacks. */
+async function checkSchema(db: Db): Promise<void> {
+  const missing = await missingSchema(db);
+  if (missing.length > 0) {
+    throw new UserFacingError(
+      `The database lacks what the service reads (a mirror node database of another version?): ${missing.join('; ')}`,
+    );
+  }
 }
 
 export interface Listeners {

@@ -2,9 +2,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './db.js';
 import { MIGRATIONS_DIR } from '../paths.js';
+import { UserFacingError } from '../userError.js';
+import { isMirrorNodeDatabase } from './schemaRequirements.js';
 
-/** Applies the SQL files of `src/db/migrations` in name order, each once, recording them in lqs_migration. */
+export const MIRROR_NODE_DATABASE_ADVICE =
+  'it is a mirror node database (its flyway_schema_history table is there), whose schema the mirror node owns: ' +
+  'this service never migrates it. Serve it with `serve --no-migrate` (or LQS_DB_MIGRATE=false), as a role that can only SELECT; ' +
+  '`lqs indexes` adds the optional indexes the service benefits from.';
+
+/**
+ * Applies the SQL files of `src/db/migrations` in name order, each once, recording them in
+ * lqs_migration. Refuses a mirror node database before changing anything.
+ */
 export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
+  if (await isMirrorNodeDatabase(db)) throw new UserFacingError(`Not migrating the database: ${MIRROR_NODE_DATABASE_ADVICE}`);
   await db.exec(`create table if not exists lqs_migration (
     name text primary key,
     applied_at timestamptz not null default now()

@@ -15,6 +15,13 @@ export async function openDatabase(config: Config, onError?: (err: Error) => voi
         onError,
       })
     : await openPglite(config.db.dataDir);
-  if (config.db.migrate) await migrate(db);
+  if (config.db.migrate) {
+    try {
+      await migrate(db);
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+  }
   return db;
 }

@@ -4,8 +4,9 @@
  * setup so that it goes through the same loader as the reference's own fixtures.
  */
 import type { Config } from '../config.js';
-import type { Db } from '../db/db.js';
+import type { Db, Queryable } from '../db/db.js';
 import { base32Encode } from '../domain/base32.js';
+import { encodeEntityId, type ShardRealm } from '../domain/entityId.js';
 import { formatTimestamp } from '../domain/timestamp.js';
 import { FixtureLoader, type Setup } from '../fixtures/loader.js';
 
@@ -189,6 +190,13 @@ export function demoSetup(seed = 42): Setup {
 
 export async function loadDemoLedger(db: Db, config: Config): Promise<void> {
   await db.transaction((tx) => new FixtureLoader(tx, config).load(demoSetup()));
+}
+
+/** Whether the database holds the demo ledger: one primary-key lookup of its first account, never a scan. */
+export async function isDemoLedger(db: Queryable, system: ShardRealm): Promise<boolean> {
+  const id = encodeEntityId(system.shard, system.realm, BigInt(FIRST_ACCOUNT));
+  const rows = await db.query(`select 1 from entity where id = $1 and memo = $2`, [id, MEMO]);
+  return rows.length > 0;
 }
 
 /** A few URLs that answer on the demo ledger. */

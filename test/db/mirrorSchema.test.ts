@@ -1,0 +1,114 @@
+/** Start-up on a mirror node database, and the command that adds the service's optional indexes to one. */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { join } from 'node:path';
+import type { Db } from '../../src/db/db.js';
+import { addOptionalIndexes, optionalIndexes } from '../../src/db/optionalIndexes.js';
+import { openPostgres } from '../../src/db/postgres.js';
+import { missingSchema } from '../../src/db/schemaRequirements.js';
+import { createReaderRole, createScratchDatabase, DEFAULT_ADMIN_URL, loadMirrorSchema, type ReaderRole, type ScratchDatabase } from '../../src/db/scratch.js';
+import { PROJECT_ROOT } from '../../src/paths.js';
+
+const adminUrl = process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
+const cli = join(PROJECT_ROOT, 'dist', 'src', 'main.js');
+const run = promisify(execFile);
+
+/** Runs the command line against `url`; resolves with its exit code and output. */
+async function lqs(url: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, DATABASE_URL: url, LQS_PORT: '0', LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'warn' };
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env, timeout: 30_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('a mirror node database', () => {
+  let scratch: ScratchDatabase;
+  let reader: ReaderRole;
+  let owner: Db;
+
+  before(async () => {
+    scratch = await createScratchDatabase(adminUrl, 'lqs_mirror');
+    await loadMirrorSchema(scratch.url);
+    reader = await createReaderRole(scratch, adminUrl);
+    owner = await openPostgres({ url: scratch.url, poolSize: 2, statementTimeoutMs: 0, connectionTimeoutMs: 5000 });
+  });
+
+  after(async () => {
+    await owner?.close();
+    await scratch?.drop();
+    await reader?.drop();
+  });
+
+  it('has every table and column the service reads, readable by a SELECT-only role', async () => {
+    const readerDb = await openPostgres({ url: reader.url, poolSize: 1, statementTimeoutMs: 5000, connectionTimeoutMs: 5000 });
+    try {
+      assert.deepEqual(await missingSchema(readerDb), []);
+    } finally {
+      await readerDb.close();
+    }
+  });
+
+  it('is never migrated: serve and migrate stop with one line saying what to run', async () => {
+    for (const command of [['serve'], ['migrate']]) {
+      const result = await lqs(scratch.url, ...command);
+      assert.equal(result.code, 1, command.join(' '));
+      assert.match(result.stderr, /^Not migrating the database: it is a mirror node database .*`serve --no-migrate`.*\n$/);
+      assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+    }
+    const rows = await owner.query(`select to_regclass('lqs_migration') as t`);
+    assert.equal(rows[0]!.t, null, 'nothing was created');
+  });
+
+  it('stops the service with the list of what is missing or unreadable', async () => {
+    await owner.exec(`alter table record_file rename column logs_bloom to logs_bloom_renamed`);
+    await owner.exec(`revoke select on nft from ${new URL(reader.url).username}`);
+    try {
+      const result = await lqs(reader.url, 'serve', '--no-migrate');
+      assert.equal(result.code, 1);
+      assert.equal(
+        result.stderr.trim().split('\n').at(-1),
+        'The database lacks what the service reads (a mirror node database of another version?): ' +
+          'table nft: no SELECT privilege for this role; column record_file.logs_bloom',
+      );
+    } finally {
+      await owner.exec(`alter table record_file rename column logs_bloom_renamed to logs_bloom`);
+      await owner.exec(`grant select on nft to ${new URL(reader.url).username}`);
+    }
+  });
+
+  it('gets the optional indexes from `lqs indexes`, on partitioned tables too, and a second run changes nothing', async () => {
+    const first = await lqs(scratch.url, 'indexes');
+    assert.equal(first.code, 0, first.stderr);
+    const names = optionalIndexes().map((i) => i.name);
+    assert.deepEqual(first.stdout.trim().split('\n').map((line) => line.split(/\s+/).slice(0, 2)), names.map((n) => ['added', n]));
+
+    const valid = await owner.query<{ name: string; valid: boolean }>(
+      `select c.relname::text as name, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = any($1)`,
+      [names],
+    );
+    assert.deepEqual(valid.map((v) => v.name).sort(), [...names].sort());
+    assert.ok(valid.every((v) => v.valid), 'every index is valid');
+    const parts = await owner.query(`select 1 from pg_inherits where inhparent = to_regclass('token_balance__account_token_latest')`);
+    const partitions = await owner.query(`select 1 from pg_inherits where inhparent = to_regclass('token_balance')`);
+    assert.equal(parts.length, partitions.length, 'one index per partition, attached');
+
+    const second = await addOptionalIndexes(owner);
+    assert.ok(second.every((o) => o.outcome === 'present'));
+  });
+
+  it('rebuilds an index that an interrupted build left invalid', async () => {
+    const [index] = optionalIndexes();
+    // what a cancelled CREATE INDEX CONCURRENTLY leaves behind
+    await owner.exec(`update pg_index set indisvalid = false where indexrelid = to_regclass('${index!.name}')`);
+    const outcomes = await addOptionalIndexes(owner);
+    assert.equal(outcomes.find((o) => o.name === index!.name)?.outcome, 'rebuilt');
+    const rows = await owner.query<{ valid: boolean }>(`select indisvalid as valid from pg_index where indexrelid = to_regclass($1)`, [index!.name]);
+    assert.equal(rows[0]!.valid, true);
+  });
+});
