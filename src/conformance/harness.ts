@@ -8,6 +8,7 @@ import { SettableClock } from '../clock.js';
 import { defaultConfig, mergeConfig, type Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import { migrate } from '../db/migrate.js';
+import { addOptionalIndexes } from '../db/optionalIndexes.js';
 import { openPglite } from '../db/pglite.js';
 import { openPostgres } from '../db/postgres.js';
 import { createReaderRole, createScratchDatabase, DEFAULT_ADMIN_URL, loadMirrorSchema, schemaKindOf, type SchemaKind } from '../db/scratch.js';
@@ -38,6 +39,8 @@ export interface HarnessOptions {
    * operator runs it against a mirror node database; fixtures are loaded by the database's owner.
    */
   schema?: SchemaKind;
+  /** on the mirror schema: add the service's optional indexes (`lqs indexes`); default `LQS_TEST_OPTIONAL_INDEXES` */
+  optionalIndexes?: boolean;
 }
 
 export interface CapturedQuery {
@@ -101,6 +104,10 @@ export class Harness {
         });
       if (schema === 'mirror') {
         await loadMirrorSchema(scratch.url);
+        if (options.optionalIndexes ?? process.env.LQS_TEST_OPTIONAL_INDEXES === 'true') {
+          const owner = await open(scratch.url);
+          await addOptionalIndexes(owner).finally(() => owner.close());
+        }
         const reader = await createReaderRole(scratch, adminUrl);
         db = await open(scratch.url);
         appDb = await open(reader.url);

@@ -51,8 +51,9 @@ export async function missingSchema(db: Queryable, required: Readonly<Record<str
             case when c.oid is null then null else has_table_privilege(c.oid, 'select') end as readable,
             (select array_agg(a.attname::text) from pg_catalog.pg_attribute a
               where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped) as columns
-       from unnest($1::text[]) as t(name)
-       left join pg_catalog.pg_class c on c.oid = to_regclass(t.name)`,
+       from unnest($1::text[]) with ordinality as t(name, position)
+       left join pg_catalog.pg_class c on c.oid = to_regclass(t.name)
+      order by t.position`,
     [tables],
   );
   const missing: string[] = [];

@@ -13,8 +13,8 @@ describe('blocks queries are index-backed', () => {
   before(async () => {
     const h = harness();
     await h.prepare({});
-    await h.db.exec(`insert into record_file (index, consensus_start, consensus_end, count, hash, prev_hash, name, gas_used)
-      select i, 1000000000::bigint * i, 1000000000::bigint * i + 999, 3, encode(sha384(i::text::bytea), 'hex'), encode(sha384((i - 1)::text::bytea), 'hex'), 'f' || i, 0
+    await h.db.exec(`insert into record_file (index, consensus_start, consensus_end, count, hash, prev_hash, name, gas_used, file_hash, load_start, load_end, version, digest_algorithm)
+      select i, 1000000000::bigint * i, 1000000000::bigint * i + 999, 3, encode(sha384(i::text::bytea), 'hex'), encode(sha384((i - 1)::text::bytea), 'hex'), 'f' || i, 0, encode(sha384(i::text::bytea), 'hex'), i, i + 1, 6, 0
       from generate_series(1, ${ROWS}) as i`);
     await h.db.exec('analyze record_file');
   });

@@ -73,9 +73,9 @@ const DATA = `
     union all select ${BASE} + i::bigint * ${STEP} - 3, 111, '\\x0a00', 19 from generate_series(0, ${EXECUTIONS}, 100) i
     union all select ${BASE} + i::bigint * ${STEP} - 2, 112, '\\x0a00', 19 from generate_series(0, ${EXECUTIONS}, 100) i
     union all select ${BASE} + i::bigint * ${STEP} - 1, 112, '\\xffff', 19 from generate_series(50, ${EXECUTIONS}, 100) i;
-  insert into record_file (index, consensus_start, consensus_end, count, hash, prev_hash, name, gas_used)
+  insert into record_file (index, consensus_start, consensus_end, count, hash, prev_hash, name, gas_used, file_hash, load_start, load_end, version, digest_algorithm)
     select i, ${BASE} + i::bigint * ${STEP} - ${STEP} / 2, ${BASE} + i::bigint * ${STEP} + ${STEP} / 2 - 1, 1,
-      encode(sha384(i::text::bytea), 'hex'), encode(sha384((i - 1)::text::bytea), 'hex'), 'f' || i, 0
+      encode(sha384(i::text::bytea), 'hex'), encode(sha384((i - 1)::text::bytea), 'hex'), 'f' || i, 0, encode(sha384(i::text::bytea), 'hex'), i, i + 1, 6, 0
     from generate_series(1, ${EXECUTIONS}) i;
   analyze;
 `;
