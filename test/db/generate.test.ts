@@ -282,6 +282,19 @@ describe('generated tiny dataset on the mirror node schema (postgres)', { skip: 
     assert.equal(await count(target.db, `select count(*) as n from record_file where file_hash is null or load_start is null or load_end is null`), 0);
   });
 
+  it('cleans up after an interrupted load there, the partitions\' indexes included', async () => {
+    const indexes = await captureIndexes(target.db, GENERATED_TABLES);
+    await markLoading(target.db, 'tiny', SEED, indexes);
+    await dropIndexes(target.db, indexes);
+    const left = await captureIndexes(target.db, GENERATED_TABLES);
+    assert.ok(!left.some((d) => d.table.startsWith('account_balance') || d.table.startsWith('transaction_hash')), 'dropped through the partitioned parents');
+    const result = await generateDataset(target, { scale: 'tiny', seed: SEED });
+    assert.equal(result.cleanedIncomplete, true);
+    assert.deepEqual(await captureIndexes(target.db, GENERATED_TABLES), indexes);
+    assert.equal(await count(target.db, `select count(*) as n from pg_index where not indisvalid`), 0);
+    assert.deepEqual(result.summary.rows, summary.rows);
+  });
+
   it('answers through the app as a SELECT-only role with migrations off', async () => {
     reader = await createReaderRole(scratch, adminUrl);
     readerDb = await openPostgres({ url: reader.url, poolSize: 2, statementTimeoutMs: 20_000, connectionTimeoutMs: 5_000 });
