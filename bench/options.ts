@@ -1,7 +1,7 @@
 /** Command-line options of `npm run bench`, with defaults that keep `--scale small` within CI time. */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { DEFAULT_ADMIN_URL } from '../src/db/scratch.js';
+import { DEFAULT_ADMIN_URL, schemaKindOf, type SchemaKind } from '../src/db/scratch.js';
 import { isScaleName, smallerScale, type ScaleName } from '../src/generate/scales.js';
 import { parseSeed } from '../src/generate/cli.js';
 import { TARGET_NAMES, type TargetName } from './targets.js';
@@ -11,6 +11,9 @@ export const USAGE = `usage: npm run bench -- [--scale small|medium|large] [opti
   --scale S           the larger dataset (default small); the run compares it with the next smaller one
   --compare S|none    the smaller dataset (default: one step below --scale)
   --backend B         postgres (default) or pglite
+  --schema K          project (default): the project's migrations; mirror: the datasets' databases are
+                      created from the mirror node's schema (../shared/mirror-schema) and served by a
+                      SELECT-only role with migrations off, as an operator runs it (postgres only)
   --seed N            dataset seed (default 1)
   --runs N            repeated runs, medians reported (default 1 for tiny/small, 3 above)
   --duration S        seconds per measurement (default 2 for tiny/small, 5 above)
@@ -22,13 +25,16 @@ export const USAGE = `usage: npm run bench -- [--scale small|medium|large] [opti
   --fresh             regenerate the datasets even when complete ones exist
   --out DIR           where results go (default bench/results)
 
-PostgreSQL datasets live in databases lqs_bench_<scale>_s<seed> on LQS_BENCH_ADMIN_URL
+PostgreSQL datasets live in databases lqs_bench_<scale>_s<seed> (lqs_bench_mirror_<scale>_s<seed> with
+--schema mirror, read by the role lqs_bench_reader) on LQS_BENCH_ADMIN_URL
 (default LQS_TEST_ADMIN_URL or ${DEFAULT_ADMIN_URL}); PGlite ones in data/bench/<scale>-s<seed>.
 They are kept for the next run; drop them with \`dropdb\` or \`rm -rf data/bench\`.`;
 
 export interface BenchOptions {
   scales: ScaleName[];
   backend: 'postgres' | 'pglite';
+  /** the schema of the datasets' databases: the project's migrations, or the mirror node's */
+  schema: SchemaKind;
   seed: number;
   runs: number;
   durationSeconds: number;
@@ -57,6 +63,7 @@ export function parseBenchOptions(args: string[], env: NodeJS.ProcessEnv = proce
       scale: { type: 'string', default: 'small' },
       compare: { type: 'string' },
       backend: { type: 'string', default: 'postgres' },
+      schema: { type: 'string', default: 'project' },
       seed: { type: 'string' },
       runs: { type: 'string' },
       duration: { type: 'string' },
@@ -75,12 +82,20 @@ export function parseBenchOptions(args: string[], env: NodeJS.ProcessEnv = proce
   const compare = values.compare ?? smallerScale(scale) ?? 'none';
   if (compare !== 'none' && !isScaleName(compare)) throw new BenchUsageError(`--compare: a scale or none, not ${compare}`);
   if (values.backend !== 'postgres' && values.backend !== 'pglite') throw new BenchUsageError('--backend: postgres or pglite');
+  let schema: SchemaKind;
+  try {
+    schema = schemaKindOf(values.schema);
+  } catch (err) {
+    throw new BenchUsageError(`--schema: ${(err as Error).message}`);
+  }
+  if (schema === 'mirror' && values.backend !== 'postgres') throw new BenchUsageError('--schema mirror needs --backend postgres');
   const quick = scale === 'tiny' || scale === 'small';
   const targets = values.targets ? values.targets.split(',').map((t) => t.trim()) : [...TARGET_NAMES];
   for (const t of targets) if (!(TARGET_NAMES as readonly string[]).includes(t)) throw new BenchUsageError(`--targets: unknown ${t}`);
   return {
     scales: compare === 'none' || compare === scale ? [scale] : [compare as ScaleName, scale],
     backend: values.backend,
+    schema,
     seed: parseSeed(values.seed),
     runs: values.runs ? positiveInt(values.runs, '--runs') : quick ? 1 : 3,
     durationSeconds: values.duration ? positiveInt(values.duration, '--duration') : quick ? 2 : 5,

@@ -52,7 +52,7 @@ export interface BenchReport {
   startedAt: string;
   finishedAt: string;
   backend: string;
-  options: { seed: number; pool?: number; workers?: number; runs: number; durationSeconds: number; concurrency: number[]; targets: string[] };
+  options: { seed: number; schema?: string; pool?: number; workers?: number; runs: number; durationSeconds: number; concurrency: number[]; targets: string[] };
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string };
   datasets: { scale: string; totalRows: number; rows: Record<string, number>; load: DatasetSummary['load'] }[];
   mixes: Record<string, Record<string, Record<string, number>>>;
@@ -143,7 +143,7 @@ const counts = (c: Record<string, number>) =>
 export function markdown(report: BenchReport): string {
   const scales = report.datasets.map((d) => d.scale);
   const lines: string[] = [
-    `# Benchmark: ${report.backend}, ${scales.join(' vs ')}`,
+    `# Benchmark: ${report.backend}${report.options.schema === 'mirror' ? " on the mirror node's schema (served by a SELECT-only role, migrations off)" : ''}, ${scales.join(' vs ')}`,
     '',
     `Run ${report.startedAt} – ${report.finishedAt} on ${report.machine.cpus} × ${report.machine.cpuModel}, ${report.machine.memoryGb} GiB, Node ${report.machine.node}.`,
     `Each measurement: ${report.options.durationSeconds} s of autocannon over loopback (keep-alive connections = concurrency), ` +

@@ -153,7 +153,7 @@ async function main(): Promise<number> {
   let measurements: Measurement[];
   try {
     for (const scale of options.scales) {
-      log(`== ${scale} dataset (${options.backend}, seed ${options.seed})`);
+      log(`== ${scale} dataset (${options.backend}${options.schema === 'mirror' ? ", mirror node's schema" : ''}, seed ${options.seed})`);
       const dataset = await prepareDataset(options, scale, consoleProgress());
       const { summary } = dataset.sample;
       datasets.push({ scale, totalRows: summary.totalRows, rows: summary.rows, load: summary.load });
@@ -175,7 +175,7 @@ async function main(): Promise<number> {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     backend,
-    options: { seed: options.seed, pool: options.pool, workers: options.workers, runs: options.runs, durationSeconds: options.durationSeconds, concurrency: options.concurrency, targets: options.targets },
+    options: { seed: options.seed, ...(options.schema === 'mirror' ? { schema: options.schema } : {}), pool: options.pool, workers: options.workers, runs: options.runs, durationSeconds: options.durationSeconds, concurrency: options.concurrency, targets: options.targets },
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / (1 << 30)), node: process.version },
     datasets,
     mixes: mixesByScale,
@@ -184,7 +184,7 @@ async function main(): Promise<number> {
   };
   const outDir = resolve(PROJECT_ROOT, options.outDir);
   mkdirSync(outDir, { recursive: true });
-  const base = join(outDir, `${backend}-${options.scales[options.scales.length - 1]}`);
+  const base = join(outDir, `${backend}${options.schema === 'mirror' ? '-mirror' : ''}-${options.scales[options.scales.length - 1]}`);
   writeFileSync(`${base}.json`, JSON.stringify(report, null, 2) + '\n');
   writeFileSync(`${base}.md`, markdown(report));
   writeFileSync(`${base}.svg`, svgChart(report));

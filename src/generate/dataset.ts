@@ -16,6 +16,10 @@ export interface IndexDefinition {
   kind: 'constraint' | 'index';
   /** `PRIMARY KEY (…)` for constraints, the full `CREATE INDEX …` for indexes */
   definition: string;
+  /** on a partitioned table */
+  partitioned?: boolean;
+  /** on a partition: the partitioned table's index this one is attached to */
+  parent?: string;
 }
 
 export interface DatasetSummary {
@@ -128,42 +132,65 @@ export async function requireCompleteDataset(db: Queryable): Promise<DatasetSumm
   return marker.summary;
 }
 
-/** Primary keys, unique constraints and indexes of `tables` in the current schema. */
+/**
+ * Primary keys, unique constraints and indexes of `tables` in the current schema, and of their
+ * partitions (a mirror node's `account_balance`, `token_balance` and `transaction_hash`): a
+ * partition's index names the partitioned index it is attached to as `parent`.
+ */
 export async function captureIndexes(db: Queryable, tables: readonly string[]): Promise<IndexDefinition[]> {
-  const constraints = await db.query<{ table: string; name: string; definition: string }>(
-    `select t.relname as table, c.conname as name, pg_get_constraintdef(c.oid) as definition
+  const tree = `with recursive tree (oid) as (
+      select c.oid from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = current_schema() and c.relname = any($1)
+      union all
+      select h.inhrelid from pg_inherits h join tree on h.inhparent = tree.oid
+    )`;
+  const constraints = await db.query<{ table: string; name: string; definition: string; partitioned: boolean; parent: string | null }>(
+    `${tree}
+     select t.relname as table, c.conname as name, pg_get_constraintdef(c.oid) as definition,
+            t.relkind = 'p' as partitioned, p.conname as parent
      from pg_constraint c
      join pg_class t on t.oid = c.conrelid
-     join pg_namespace n on n.oid = t.relnamespace
-     where n.nspname = current_schema() and c.contype in ('p', 'u') and t.relname = any($1)
+     left join pg_constraint p on p.oid = c.conparentid
+     where c.contype in ('p', 'u') and c.conrelid in (select oid from tree)
      order by t.relname, c.conname`,
     [tables],
   );
-  const indexes = await db.query<{ table: string; name: string; definition: string }>(
-    `select t.relname as table, ic.relname as name, pg_get_indexdef(i.indexrelid) as definition
+  const indexes = await db.query<{ table: string; name: string; definition: string; partitioned: boolean; parent: string | null }>(
+    `${tree}
+     select t.relname as table, ic.relname as name, pg_get_indexdef(i.indexrelid) as definition,
+            t.relkind = 'p' as partitioned,
+            (select pc.relname from pg_inherits h join pg_class pc on pc.oid = h.inhparent where h.inhrelid = i.indexrelid) as parent
      from pg_index i
      join pg_class ic on ic.oid = i.indexrelid
      join pg_class t on t.oid = i.indrelid
-     join pg_namespace n on n.oid = t.relnamespace
-     where n.nspname = current_schema() and t.relname = any($1)
+     where i.indrelid in (select oid from tree)
        and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)
      order by t.relname, ic.relname`,
     [tables],
   );
-  return [
-    ...constraints.map((c) => ({ ...c, kind: 'constraint' as const })),
-    ...indexes.map((i) => ({ ...i, kind: 'index' as const })),
-  ];
+  const definition = (row: (typeof indexes)[number], kind: IndexDefinition['kind']): IndexDefinition => ({
+    table: row.table,
+    name: row.name,
+    kind,
+    definition: row.definition,
+    ...(row.partitioned ? { partitioned: true } : {}),
+    ...(row.parent !== null ? { parent: row.parent } : {}),
+  });
+  return [...constraints.map((c) => definition(c, 'constraint')), ...indexes.map((i) => definition(i, 'index'))];
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** Drops the indexes and constraints so that the load writes bare tables. */
+/**
+ * Drops the indexes and constraints so that the load writes bare tables. A partitioned table's
+ * index or key goes first and takes its partitions' along.
+ */
 export async function dropIndexes(db: Queryable, definitions: readonly IndexDefinition[]): Promise<void> {
-  for (const d of definitions) {
+  const ordered = [...definitions.filter((d) => !d.parent), ...definitions.filter((d) => d.parent)];
+  for (const d of ordered) {
     if (d.kind === 'index') await db.query(`drop index if exists ${quote(d.name)}`);
   }
-  for (const d of definitions) {
+  for (const d of ordered) {
     if (d.kind === 'constraint') await db.query(`alter table ${quote(d.table)} drop constraint if exists ${quote(d.name)}`);
   }
 }
@@ -174,7 +201,9 @@ async function presentNames(db: Queryable, tables: readonly string[]): Promise<S
 
 /**
  * Recreates what is missing of `definitions` (constraints first, as the reference's keys are the
- * backbone of most queries), running up to `parallel` builds at once.
+ * backbone of most queries), running up to `parallel` builds at once. A partitioned table's index
+ * whose partitions' indexes are listed is rebuilt as pg_dump does: the parent `ON ONLY`, each
+ * partition's under its own name, then attached; without them, it is created on the whole tree.
  */
 export async function restoreIndexes(
   run: (sql: string) => Promise<void>,
@@ -186,16 +215,41 @@ export async function restoreIndexes(
   const tables = [...new Set(definitions.map((d) => d.table))];
   const present = await presentNames(db, tables);
   const missing = definitions.filter((d) => !present.has(`${d.table}.${d.name}`));
-  const statement = (d: IndexDefinition) =>
-    d.kind === 'constraint' ? `alter table ${quote(d.table)} add constraint ${quote(d.name)} ${d.definition}` : d.definition;
-  const queue = [...missing.filter((d) => d.kind === 'constraint'), ...missing.filter((d) => d.kind === 'index')];
+  const parents = new Set(definitions.flatMap((d) => (d.parent ? [d.parent] : [])));
+  const only = (d: IndexDefinition) => Boolean(d.partitioned && parents.has(d.name));
+  const statement = (d: IndexDefinition) => {
+    if (d.kind === 'constraint') return `alter table ${only(d) || d.parent ? 'only ' : ''}${quote(d.table)} add constraint ${quote(d.name)} ${d.definition}`;
+    return d.partitioned && !only(d) ? d.definition.replace(/ ON ONLY /, ' ON ') : d.definition;
+  };
+  // the partitioned parents first: `ON ONLY` builds nothing, the partitions' builds come next
+  for (const d of missing.filter(only)) await run(statement(d));
+  const builds = missing.filter((d) => !only(d));
+  const queue = [...builds.filter((d) => d.kind === 'constraint'), ...builds.filter((d) => d.kind === 'index')];
+  const partitionSeconds = new Map<string, number>();
   const worker = async () => {
     for (let d = queue.shift(); d; d = queue.shift()) {
       const started = performance.now();
       await run(statement(d));
-      onBuilt(d, (performance.now() - started) / 1000);
+      const seconds = (performance.now() - started) / 1000;
+      if (d.parent) partitionSeconds.set(d.parent, (partitionSeconds.get(d.parent) ?? 0) + seconds);
+      else onBuilt(d, seconds);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, parallel) }, worker));
+  // attach every partition's index that is not yet (an interrupted load may have built some)
+  const children = definitions.filter((d) => d.parent);
+  if (children.length > 0) {
+    const attached = await db.query<{ name: string }>(
+      `select c.relname as name from pg_inherits h join pg_class c on c.oid = h.inhrelid
+       join pg_namespace n on n.oid = c.relnamespace where n.nspname = current_schema() and c.relname = any($1)`,
+      [children.map((d) => d.name)],
+    );
+    const done = new Set(attached.map((r) => r.name));
+    for (const d of children) if (!done.has(d.name)) await run(`alter index ${quote(d.parent!)} attach partition ${quote(d.name)}`);
+    for (const d of definitions.filter(only)) {
+      const seconds = partitionSeconds.get(d.name);
+      if (seconds !== undefined) onBuilt(d, seconds);
+    }
+  }
   return missing.length;
 }

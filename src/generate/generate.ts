@@ -23,7 +23,8 @@ import { silentProgress, type Progress } from './progress.js';
 import { scaleOf, type Scale, type ScaleName } from './scales.js';
 import type { RowSink } from './sink.js';
 import { LedgerStream } from './stream.js';
-import { createWriters, flushAll, flushFull, GENERATED_TABLES, rowCounts, totalRows } from './tables.js';
+import { fitSchema } from './schema.js';
+import { createWriters, flushAll, flushFull, GENERATED_TABLES, rowCounts, totalRows, type TableLayouts } from './tables.js';
 import type { GenerateTarget } from './target.js';
 import { nsText } from './time.js';
 import { HUBS, World } from './world.js';
@@ -34,6 +35,8 @@ export interface LedgerParams {
   system: ShardRealm;
   /** the network's chain id as hex (`0x128`), stored in Ethereum transactions */
   chainId: string;
+  /** the columns the database at hand has (default: all of `TABLES`) */
+  layouts?: TableLayouts;
 }
 
 export interface LedgerOutcome {
@@ -50,7 +53,7 @@ export async function writeLedger(
   onBlock: (block: number, rows: number) => void = () => undefined,
 ): Promise<LedgerOutcome> {
   const world = new World(params.seed, params.scale, params.system);
-  const out = createWriters(sink);
+  const out = createWriters(sink, params.layouts);
   const flush = () => flushFull(out, chunkSize);
   writeSystemFiles(world, out);
   const stream = new LedgerStream(world, out, fromHex(params.chainId) ?? Buffer.from([1, 0x28]), flush);
@@ -152,6 +155,10 @@ export async function generateDataset(target: GenerateTarget, options: GenerateO
     throw new GenerateRefused('the database holds data the generator did not write; use --force to replace it');
   }
 
+  // the columns of the database at hand (the project's schema or a mirror node's), before anything is touched
+  const fit = await fitSchema(db);
+  if (fit.skipped.length > 0) progress.log(`not in this database's schema, not written: ${fit.skipped.join(', ')}`);
+
   const cleanedIncomplete = marker?.status === 'loading';
   if (cleanedIncomplete) progress.log(`cleaning up an incomplete load (${marker!.scale}, started ${marker!.startedAt.toISOString()})`);
   // the marker says `loading` before anything is touched; an interrupted load may have dropped
@@ -168,7 +175,7 @@ export async function generateDataset(target: GenerateTarget, options: GenerateO
   try {
     outcome = await writeLedger(
       sink,
-      { scale, seed: options.seed, system: options.system ?? { shard: 0n, realm: 0n }, chainId: options.chainId ?? '0x128' },
+      { scale, seed: options.seed, system: options.system ?? { shard: 0n, realm: 0n }, chainId: options.chainId ?? '0x128', layouts: fit.layouts },
       target.chunkSize,
       (block, rows) => progress.update(block + 1, rows),
     );

@@ -105,20 +105,40 @@ export type TableKey = keyof typeof TABLES;
 /** Every table the generator writes, by name. */
 export const GENERATED_TABLES: readonly string[] = Object.values(TABLES).map((t) => t.name);
 
+/**
+ * How one table of the database at hand differs from `TABLES`: the columns it lacks are left out
+ * of the COPY (`spec` lists what is written, `pick` the positions of those values in a row of
+ * `TABLES` order). Columns the database has beyond `TABLES` get their defaults or NULL.
+ */
+export interface TableLayout {
+  spec: TableSpec;
+  pick: readonly number[];
+}
+
+export type TableLayouts = Partial<Record<TableKey, TableLayout>>;
+
 /** Rows of one table, buffered as COPY text until the sink takes them. */
 export class TableWriter {
   rows = 0;
   private parts: string[] = [];
   private size = 0;
+  /** the table as written (the database's columns), and where its values sit in a row */
+  readonly target: TableSpec;
+  private readonly pick: readonly number[] | null;
 
   constructor(
     readonly spec: TableSpec,
     private readonly sink: RowSink,
-  ) {}
+    layout?: TableLayout,
+  ) {
+    this.target = layout?.spec ?? spec;
+    this.pick = layout?.pick ?? null;
+  }
 
   /** One row from its column values, already in COPY text form, in `spec.columns` order. */
   add(...values: string[]): void {
-    const line = values.join('\t') + '\n';
+    const pick = this.pick;
+    const line = (pick ? pick.map((i) => values[i]!) : values).join('\t') + '\n';
     this.parts.push(line);
     this.size += line.length;
     this.rows++;
@@ -133,15 +153,15 @@ export class TableWriter {
     const chunk = this.parts.join('');
     this.parts = [];
     this.size = 0;
-    await this.sink.write(this.spec, chunk);
+    await this.sink.write(this.target, chunk);
   }
 }
 
 export type Writers = { [K in TableKey]: TableWriter };
 
-export function createWriters(sink: RowSink): Writers {
+export function createWriters(sink: RowSink, layouts: TableLayouts = {}): Writers {
   const out = {} as Record<TableKey, TableWriter>;
-  for (const [key, spec] of Object.entries(TABLES) as [TableKey, TableSpec][]) out[key] = new TableWriter(spec, sink);
+  for (const [key, spec] of Object.entries(TABLES) as [TableKey, TableSpec][]) out[key] = new TableWriter(spec, sink, layouts[key]);
   return out;
 }
 

@@ -5,6 +5,7 @@ import type { Db } from '../db/db.js';
 import { migrate } from '../db/migrate.js';
 import { openPgliteHandle } from '../db/pglite.js';
 import { openPostgres } from '../db/postgres.js';
+import { isMirrorNodeDatabase } from '../db/schemaRequirements.js';
 import { PgliteCopySink, PostgresCopySink, type RowSink } from './sink.js';
 
 export interface GenerateTarget {
@@ -47,16 +48,28 @@ export function pgliteTarget(handle: { db: Db; pg: PGlite }, closeWith = true): 
   };
 }
 
-/** The configured database: PostgreSQL when `db.url` is set, else PGlite in `db.dataDir`. */
+/**
+ * The project's migrations, unless `db.migrate` is off or the database was created by a mirror
+ * node's own migrations (its schema is the mirror node's to change, never the project's).
+ */
+async function migrateUnlessMirror(db: Db, config: Config): Promise<void> {
+  if (!config.db.migrate || (await isMirrorNodeDatabase(db))) return;
+  await migrate(db);
+}
+
+/**
+ * The configured database: PostgreSQL when `db.url` is set, else PGlite in `db.dataDir`; migrated
+ * to the project's schema unless it is a mirror node's.
+ */
 export async function openTarget(config: Config): Promise<GenerateTarget> {
   if (config.db.url) {
     // index builds at the large scale take minutes: no statement timeout here
     const db = await openPostgres({ url: config.db.url, poolSize: 3, statementTimeoutMs: 0, connectionTimeoutMs: config.db.connectionTimeoutMs });
-    if (config.db.migrate) await migrate(db);
+    await migrateUnlessMirror(db, config);
     return postgresTarget(db, config.db.url);
   }
   if (!config.db.dataDir) throw new Error('generate needs a database: set DATABASE_URL, or LQS_DB_DATADIR for the embedded one');
   const handle = await openPgliteHandle(config.db.dataDir);
-  if (config.db.migrate) await migrate(handle.db);
+  await migrateUnlessMirror(handle.db, config);
   return pgliteTarget(handle);
 }

@@ -14,13 +14,14 @@ import type { Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openPgliteHandle } from '../../src/db/pglite.js';
 import { openPostgres } from '../../src/db/postgres.js';
-import { createScratchDatabase, DEFAULT_ADMIN_URL } from '../../src/db/scratch.js';
+import { createReaderRole, createScratchDatabase, DEFAULT_ADMIN_URL, loadMirrorSchema, type ReaderRole, type ScratchDatabase } from '../../src/db/scratch.js';
 import { base32Encode } from '../../src/domain/base32.js';
 import { captureIndexes, dropIndexes, markLoading, readMarker, type DatasetSummary } from '../../src/generate/dataset.js';
 import { generateDataset, GenerateRefused } from '../../src/generate/generate.js';
 import { scaleOf } from '../../src/generate/scales.js';
+import { fitSchema } from '../../src/generate/schema.js';
 import { GENERATED_TABLES } from '../../src/generate/tables.js';
-import { pgliteTarget, postgresTarget, type GenerateTarget } from '../../src/generate/target.js';
+import { openTarget as openConfiguredTarget, pgliteTarget, postgresTarget, type GenerateTarget } from '../../src/generate/target.js';
 import { formatTimestamp } from '../../src/domain/timestamp.js';
 import { formatTransactionId } from '../../src/domain/transactionId.js';
 import { createLogger } from '../../src/logger.js';
@@ -226,5 +227,101 @@ describe(`generated small dataset (${backend})`, () => {
     assert.equal((await readMarker(target.db))?.status, 'complete');
     assert.deepEqual(await captureIndexes(target.db, GENERATED_TABLES), indexes);
     assert.equal(await count(target.db, 'select count(*) as n from record_file'), scaleOf('tiny').blocks);
+  });
+});
+
+/**
+ * The tiny scale into a database created from the mirror node's own schema (domains, enums,
+ * partitioned balance and hash tables, its columns and constraints), then served by a role that
+ * can only SELECT, with migrations off, as an operator runs the service there. PostgreSQL only.
+ */
+describe('generated tiny dataset on the mirror node schema (postgres)', { skip: backend !== 'postgres' && 'the mirror node schema needs PostgreSQL' }, () => {
+  const adminUrl = process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
+  let scratch: ScratchDatabase;
+  let target: GenerateTarget;
+  let reader: ReaderRole | undefined;
+  let readerDb: Db | undefined;
+  let app: FastifyInstance | undefined;
+  let summary: DatasetSummary;
+
+  before(async () => {
+    scratch = await createScratchDatabase(adminUrl, 'lqs_generate_mirror');
+    await loadMirrorSchema(scratch.url);
+    // the configured path, with migrations on: a mirror node's database is recognised and left unmigrated
+    const config = defaultConfig();
+    config.db.url = scratch.url;
+    target = await openConfiguredTarget(config);
+  });
+
+  after(async () => {
+    await app?.close();
+    await readerDb?.close();
+    await target?.close();
+    await scratch?.drop();
+    await reader?.drop();
+  });
+
+  it('generates into it without the project migrations, rebuilding its own indexes as they were', async () => {
+    assert.equal(await count(target.db, `select count(*) as n from pg_class where relname = 'lqs_migration'`), 0, 'not migrated');
+    assert.deepEqual((await fitSchema(target.db)).skipped, ['record_file.node_id']);
+    const before = await captureIndexes(target.db, GENERATED_TABLES);
+    assert.ok(before.some((d) => d.table === 'account_balance' && d.partitioned) && before.some((d) => d.parent === 'transaction_hash__hash'));
+    const result = await generateDataset(target, { scale: 'tiny', seed: SEED });
+    summary = result.summary;
+    assert.equal((await readMarker(target.db))?.status, 'complete');
+    assert.deepEqual(await captureIndexes(target.db, GENERATED_TABLES), before, 'the same keys and indexes, partitions attached');
+    assert.equal(await count(target.db, `select count(*) as n from pg_index where not indisvalid`), 0, 'every index valid');
+    assert.equal(await count(target.db, `select count(*) as n from pg_class where relname = 'lqs_migration'`), 0, 'still not migrated');
+  });
+
+  it('holds the rows it reports, the partitioned tables included', async () => {
+    for (const [table, n] of Object.entries(summary.rows)) assert.equal(await count(target.db, `select count(*) as n from ${table}`), n, table);
+    assert.equal(summary.rows.record_file, scaleOf('tiny').blocks);
+    assert.ok(summary.rows.account_balance! > 0 && summary.rows.token_balance! > 0);
+    assert.ok((await count(target.db, `select count(distinct tableoid) as n from transaction_hash`)) > 16, 'hashes spread over the LIST partitions');
+    assert.equal(await count(target.db, `select count(*) as n from record_file where file_hash is null or load_start is null or load_end is null`), 0);
+  });
+
+  it('cleans up after an interrupted load there, the partitions\' indexes included', async () => {
+    const indexes = await captureIndexes(target.db, GENERATED_TABLES);
+    await markLoading(target.db, 'tiny', SEED, indexes);
+    await dropIndexes(target.db, indexes);
+    const left = await captureIndexes(target.db, GENERATED_TABLES);
+    assert.ok(!left.some((d) => d.table.startsWith('account_balance') || d.table.startsWith('transaction_hash')), 'dropped through the partitioned parents');
+    const result = await generateDataset(target, { scale: 'tiny', seed: SEED });
+    assert.equal(result.cleanedIncomplete, true);
+    assert.deepEqual(await captureIndexes(target.db, GENERATED_TABLES), indexes);
+    assert.equal(await count(target.db, `select count(*) as n from pg_index where not indisvalid`), 0);
+    assert.deepEqual(result.summary.rows, summary.rows);
+  });
+
+  it('answers through the app as a SELECT-only role with migrations off', async () => {
+    reader = await createReaderRole(scratch, adminUrl);
+    readerDb = await openPostgres({ url: reader.url, poolSize: 2, statementTimeoutMs: 20_000, connectionTimeoutMs: 5_000 });
+    await assert.rejects(readerDb.query('delete from record_file'), /permission denied/);
+    const config = defaultConfig();
+    config.db.migrate = false;
+    app = await buildApp({ config, db: readerDb, clock: systemClock, logger: createLogger('silent') });
+    const get = async (url: string) => {
+      const res = await app!.inject({ method: 'GET', url });
+      return { status: res.statusCode, body: parseJson(res.body) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+    const blocks = await get('/api/v1/blocks');
+    assert.equal(blocks.status, 200);
+    assert.equal(blocks.body.blocks[0].number, summary.blocks - 1);
+    // transfers are aggregated over the schema's DOMAIN columns (the 500 of issue 19)
+    const hub = await get(`/api/v1/accounts/0.0.${summary.hubs.exchange}?limit=25`);
+    assert.equal(hub.status, 200);
+    assert.equal(hub.body.transactions.length, 25);
+    assert.ok(hub.body.transactions.every((t: { transfers: unknown[] }) => t.transfers.length > 0));
+    // every bench mix drawn from it, as the mix expects (a bounded share of each)
+    const mixes = buildMixes(await sampleDataset(target.db, summary), SEED);
+    for (const name of ENDPOINT_TARGETS) {
+      const distinct = [...new Map(mixes[name].map((r) => [r.path, r])).values()];
+      for (const request of distinct.slice(0, 60)) {
+        const res = await app.inject({ method: 'GET', url: request.path });
+        assert.ok(meetsExpectation(res.statusCode, request.expect), `${name}: ${res.statusCode} for ${request.path} (${request.kind}, expected ${request.expect})`);
+      }
+    }
   });
 });
