@@ -44,8 +44,10 @@ export interface Config {
   server: {
     /** concurrent requests beyond which new ones get 503 */
     maxInFlight: number;
-    /** whole-request deadline against slow clients */
+    /** whole-request deadline against slow clients, headers included */
     requestTimeoutMs: number;
+    /** a computed response not written to the client within this is dropped with its connection */
+    responseTimeoutMs: number;
     keepAliveTimeoutMs: number;
     maxUrlLength: number;
     maxQueryParameters: number;
@@ -97,6 +99,7 @@ export function defaultConfig(): Config {
     server: {
       maxInFlight: 1024,
       requestTimeoutMs: 30_000,
+      responseTimeoutMs: 30_000,
       keepAliveTimeoutMs: 5_000,
       maxUrlLength: 4096,
       maxQueryParameters: 100,
