@@ -11,9 +11,11 @@ import { ApiError, badRequest } from '../http/errors.js';
 import { adminUser, installAdminAuth, type AdminGuards } from './auth.js';
 import { Credentials } from './credentials.js';
 import { FailureTracker, VerificationLimiter } from './lockout.js';
+import { RefusalLog } from './refusals.js';
 import { registerLogLevelRoutes } from './route.js';
 
 export const ADMIN_BODY_LIMIT = 1024;
+const ADMIN_REQUEST_TIMEOUT_MS = 10_000;
 
 const NOSNIFF = { 'x-content-type-options': 'nosniff' };
 
@@ -24,6 +26,8 @@ export interface AdminAppOptions {
   logger: Logger;
   /** milliseconds clock of the lockout (tests) */
   nowMs?: () => number;
+  /** interval of the refusal log's summaries (tests) */
+  refusalLogIntervalMs?: number;
 }
 
 /** Fastify's body errors as the 400s of this API (it would answer 413 and 415). */
@@ -46,22 +50,18 @@ export async function buildAdminApp(options: AdminAppOptions): Promise<FastifyIn
       }),
       options.nowMs,
     );
-  const guards: AdminGuards = {
-    addresses: budget(() => config.admin.maxFailures),
-    users: budget(() => config.admin.maxUserFailures),
-    total: budget(() => config.admin.maxTotalFailures),
-    verifications: new VerificationLimiter(
-      () => ({ maxConcurrent: config.admin.maxConcurrentVerifications, perSecond: config.admin.maxVerificationsPerSecond }),
-      options.nowMs,
-    ),
-  };
-
   const app = Fastify({
     loggerInstance: logger.child({ listener: 'admin' }) as FastifyBaseLogger,
     bodyLimit: ADMIN_BODY_LIMIT,
-    requestTimeout: 10_000,
+    requestTimeout: ADMIN_REQUEST_TIMEOUT_MS,
     keepAliveTimeout: config.server.keepAliveTimeoutMs,
-    http: { maxHeaderSize: config.server.maxHeaderBytes },
+    // as on the public listener: the headers within the request deadline, checked every second
+    http: {
+      maxHeaderSize: config.server.maxHeaderBytes,
+      requestTimeout: ADMIN_REQUEST_TIMEOUT_MS,
+      headersTimeout: ADMIN_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: 1000,
+    },
     frameworkErrors: frameworkErrorHandler({ maxUrlLength: config.server.maxUrlLength, headers: NOSNIFF }) as never,
     clientErrorHandler: clientErrorHandler({ maxHeaderBytes: config.server.maxHeaderBytes, headers: NOSNIFF }),
   });
@@ -77,6 +77,16 @@ export async function buildAdminApp(options: AdminAppOptions): Promise<FastifyIn
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
+  const guards: AdminGuards = {
+    addresses: budget(() => config.admin.maxFailures),
+    users: budget(() => config.admin.maxUserFailures),
+    total: budget(() => config.admin.maxTotalFailures),
+    verifications: new VerificationLimiter(
+      () => ({ maxConcurrent: config.admin.maxConcurrentVerifications, perSecond: config.admin.maxVerificationsPerSecond }),
+      options.nowMs,
+    ),
+    refusals: new RefusalLog(app.log, options.refusalLogIntervalMs),
+  };
   const requireAdmin = await installAdminAuth(app, credentials, guards);
   await app.register(async (scope) => {
     // thrown on to the envelope handler installed above

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import { errorBody } from '../http/errors.js';
 import type { Credentials } from './credentials.js';
 import type { FailureTracker, VerificationLimiter } from './lockout.js';
+import type { RefusalLog } from './refusals.js';
 
 export const REALM = 'ledger-query-service admin';
 
@@ -42,6 +43,8 @@ export interface AdminGuards {
   users: FailureTracker;
   total: FailureTracker;
   verifications: VerificationLimiter;
+  /** where 429 refusals are logged, in bounded volume */
+  refusals: RefusalLog;
 }
 
 /** the key of the total budget */
@@ -58,13 +61,13 @@ export async function installAdminAuth(app: FastifyInstance, credentials: Creden
     },
   });
   const checkCredentials = app.basicAuth as onRequestHookHandler;
-  const { addresses, users, total, verifications } = guards;
+  const { addresses, users, total, verifications, refusals } = guards;
 
   return function requireAdmin(request, reply, done) {
     const clientAddress = request.ip;
     const user = userOf(request.headers.authorization);
     const refuse = (seconds: number, message: string, reason: string) => {
-      request.log.warn({ user: loggable(user), clientAddress, reason, retryAfterSeconds: seconds }, 'admin request refused');
+      refusals.record(request.log, { user: loggable(user), clientAddress, reason, retryAfterSeconds: seconds });
       reply.code(429).header('retry-after', String(seconds)).send(errorBody([message]));
     };
     const locks: [number, string][] = [

@@ -28,13 +28,13 @@ interface Admin {
   advance(ms: number): void;
 }
 
-async function adminApp(admin: Partial<Config['admin']> = { users: [`${USER}:${PASSWORD}`] }): Promise<Admin> {
+async function adminApp(admin: Partial<Config['admin']> = { users: [`${USER}:${PASSWORD}`] }, refusalLogIntervalMs?: number): Promise<Admin> {
   const config = defaultConfig();
   Object.assign(config.admin, admin);
   const raw: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void raw.push(line) });
   let now = 1_700_000_000_000;
-  const app = await buildAdminApp({ config, logger, nowMs: () => now });
+  const app = await buildAdminApp({ config, logger, nowMs: () => now, refusalLogIntervalMs });
   return {
     app,
     logger,
@@ -423,7 +423,8 @@ describe('admin listener: lockout after repeated failures', () => {
     const refused = results.find((r) => r.statusCode === 429)!;
     assert.equal(refused.headers['retry-after'], '1');
     assert.deepEqual(refused.json(), errorOf('Too many authentication attempts at once; retry after 1 second'));
-    assert.equal(warnings(a, 'admin request refused').filter((l) => l.reason === 'password verifications at their bound').length, 14);
+    // the first ten one by one, the others summed up at the end of the interval
+    assert.equal(warnings(a, 'admin request refused').filter((l) => l.reason === 'password verifications at their bound').length, 10);
     assert.equal((await right(a)).statusCode, 200, 'the refused attempts were not failures');
   });
 
@@ -440,5 +441,24 @@ describe('admin listener: lockout after repeated failures', () => {
   it('does not bound verifications of plain-text passwords (no scrypt involved)', async () => {
     const a = await adminApp({ users: [`${USER}:${PASSWORD}`], maxVerificationsPerSecond: 1 });
     for (let i = 0; i < 5; i++) assert.equal((await right(a)).statusCode, 200);
+  });
+  it('logs the first refusals of an interval one by one and sums up the rest in one line', async () => {
+    const a = await adminApp(settings, 200);
+    for (let i = 0; i < 3; i++) await wrong(a);
+    for (let i = 0; i < 500; i++) assert.equal((await right(a)).statusCode, 429);
+    assert.equal(warnings(a, 'admin request refused').length, 10);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const summaries = warnings(a, 'admin requests refused beyond those logged');
+    assert.equal(summaries.length, 1);
+    assert.deepEqual(
+      { refused: summaries[0]!.refused, reasons: summaries[0]!.reasons, clientAddresses: summaries[0]!.clientAddresses, users: summaries[0]!.users },
+      { refused: 490, reasons: { 'client address locked out after repeated authentication failures': 490 }, clientAddresses: 1, users: 1 },
+    );
+    // at warn (Fastify's own request lines are at info)
+    const warnBytes = a.raw.filter((l) => (JSON.parse(l) as LogLine).level >= 40).join('').length;
+    assert.ok(warnBytes < 10_000, `${warnBytes} bytes logged at warn for 503 requests`);
+    // a new interval logs its first refusals again
+    assert.equal((await right(a)).statusCode, 429);
+    assert.equal(warnings(a, 'admin request refused').length, 11);
   });
 });
