@@ -1,12 +1,13 @@
 /** Builds the public API's Fastify app from a context; listening is left to the caller (tests inject). */
-import Fastify, { type FastifyInstance, type FastifyBaseLogger, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyBaseLogger } from 'fastify';
 import cors from '@fastify/cors';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/db.js';
-import { errorBody } from './http/errors.js';
-import { installErrorHandling } from './http/errorHandler.js';
+import { clientErrorHandler, frameworkErrorHandler } from './http/clientErrors.js';
+import { installErrorHandling, RETRY_AFTER_SECONDS } from './http/errorHandler.js';
+import { OutageLog } from './http/outageLog.js';
 import { installLimits } from './http/limits.js';
 import { componentsSchema } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
@@ -20,7 +21,15 @@ export interface AppOptions {
   db: Db;
   clock: Clock;
   logger: FastifyBaseLogger;
+  /** where database failures are counted (shared with the pool's); one of the app's own by default */
+  outages?: OutageLog;
 }
+
+/** How often the server looks for connections past their request or headers deadline. */
+const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
+
+/** The headers every response of the public API carries, errors and early exits included. */
+export const COMMON_HEADERS: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*', 'x-content-type-options': 'nosniff' };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -65,12 +74,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // long path values reach the routes, which reject them with their own 400
       maxParamLength: config.server.maxUrlLength,
     },
-    frameworkErrors: (error, _request, reply) => {
-      (reply as FastifyReply).code(error.statusCode ?? 400).send(errorBody([error.message]));
-    },
+    frameworkErrors: frameworkErrorHandler({ maxUrlLength: config.server.maxUrlLength, headers: COMMON_HEADERS }) as never,
+    clientErrorHandler: clientErrorHandler({ maxHeaderBytes: config.server.maxHeaderBytes, headers: COMMON_HEADERS }),
     requestTimeout: config.server.requestTimeoutMs,
     keepAliveTimeout: config.server.keepAliveTimeoutMs,
-    http: { maxHeaderSize: config.server.maxHeaderBytes },
+    // Node checks deadlines every 30 s by default and gives headers 60 s: a slow-header client would be
+    // cut after up to a minute instead of server.requestTimeoutMs
+    http: {
+      maxHeaderSize: config.server.maxHeaderBytes,
+      requestTimeout: config.server.requestTimeoutMs,
+      headersTimeout: config.server.requestTimeoutMs,
+      connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+    },
+    // answered by installLimits, in the error envelope
+    return503OnClosing: false,
     bodyLimit: 64 * 1024,
   });
   const ctx: AppContext = {
@@ -82,12 +99,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
 
   app.addSchema(componentsSchema());
-  installErrorHandling(app);
+  const outages = options.outages ?? new OutageLog(app.log);
+  installErrorHandling(app, outages);
   installLimits(app, config);
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
+    reply.headers(COMMON_HEADERS);
+    if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', RETRY_AFTER_SECONDS);
     if (reply.statusCode >= 200 && reply.statusCode < 300 && request.url.startsWith('/api/v1/')) {
       reply.header('cache-control', request.routeOptions.config.cacheControl ?? CacheControl.default);
     }
@@ -95,7 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   trackHandlers(app);
-  registerHealthRoutes(app, ctx);
+  registerHealthRoutes(app, ctx, outages);
   await registerDocsRoutes(app);
   registerApiRoutes(app, ctx);
   return app;

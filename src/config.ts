@@ -44,8 +44,10 @@ export interface Config {
   server: {
     /** concurrent requests beyond which new ones get 503 */
     maxInFlight: number;
-    /** whole-request deadline against slow clients */
+    /** whole-request deadline against slow clients, headers included */
     requestTimeoutMs: number;
+    /** a computed response not written to the client within this is dropped with its connection */
+    responseTimeoutMs: number;
     keepAliveTimeoutMs: number;
     maxUrlLength: number;
     maxQueryParameters: number;
@@ -62,11 +64,19 @@ export interface Config {
     usersFile: string;
     /** failed attempts from one client address within failureWindowMs before it is locked out */
     maxFailures: number;
+    /** failed attempts naming one user, from any address, within failureWindowMs before that user name is locked out */
+    maxUserFailures: number;
+    /** failed attempts in all within failureWindowMs before every request is locked out */
+    maxTotalFailures: number;
     failureWindowMs: number;
-    /** how long a locked-out client is answered 429 */
+    /** how long a locked-out client, user name or listener is answered 429 */
     lockoutMs: number;
-    /** client addresses whose failures are remembered at most (the oldest are forgotten first) */
+    /** client addresses (and user names) whose failures are remembered at most (the oldest are forgotten first) */
     maxTrackedClients: number;
+    /** scrypt password verifications running at once; more get 429 */
+    maxConcurrentVerifications: number;
+    /** scrypt password verifications a second (a burst of as many); more get 429 */
+    maxVerificationsPerSecond: number;
   };
   /** load the demo ledger into an empty database: `auto` does so for the embedded database only */
   demo: { load: 'auto' | 'true' | 'false' };
@@ -97,6 +107,7 @@ export function defaultConfig(): Config {
     server: {
       maxInFlight: 1024,
       requestTimeoutMs: 30_000,
+      responseTimeoutMs: 30_000,
       keepAliveTimeoutMs: 5_000,
       maxUrlLength: 4096,
       maxQueryParameters: 100,
@@ -109,9 +120,13 @@ export function defaultConfig(): Config {
       users: [],
       usersFile: '',
       maxFailures: 5,
+      maxUserFailures: 10,
+      maxTotalFailures: 20,
       failureWindowMs: 60_000,
       lockoutMs: 60_000,
       maxTrackedClients: 10_000,
+      maxConcurrentVerifications: 1,
+      maxVerificationsPerSecond: 2,
     },
     demo: { load: 'auto' },
   };

@@ -28,7 +28,11 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve': {
       const { values } = parseArgs({ args: rest, options: { 'no-migrate': { type: 'boolean' } } });
+      // nothing is open yet while the server's modules load: a signal then ends the process with 0
+      const early = () => process.exit(0);
+      process.once('SIGTERM', early).once('SIGINT', early);
       const { serve } = await import('./server.js');
+      process.off('SIGTERM', early).off('SIGINT', early);
       await serve({ migrate: !values['no-migrate'] });
       return -1;
     }

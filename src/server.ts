@@ -10,6 +10,7 @@ import type { Db } from './db/db.js';
 import { openDatabase } from './db/open.js';
 import { loadDemoLedger, demoExampleUrls, isDemoLedger } from './demo/ledger.js';
 import { missingSchema } from './db/schemaRequirements.js';
+import { OutageLog } from './http/outageLog.js';
 import { UserFacingError } from './userError.js';
 import { createLogger } from './logger.js';
 
@@ -23,52 +24,91 @@ function wantsDemo(config: Config): boolean {
   return config.demo.load === 'true';
 }
 
+/** How long a signal waits for the start-up step under way (opening, migrating, listening) before closing. */
+const STEP_GRACE_MS = 10_000;
+
 export async function serve(options: { migrate: boolean }): Promise<void> {
-  const config = loadConfig();
-  if (!options.migrate) config.db.migrate = false;
-  const logger = createLogger(config.log.level);
-  const db = await openDatabase(config, (err) => logger.warn({ err }, 'database connection error'));
-  try {
-    await checkSchema(db);
-  } catch (err) {
-    await db.close();
-    throw err;
-  }
-  logger.info({ backend: db.backend, dataDir: db.backend === 'pglite' ? config.db.dataDir || '(memory)' : undefined }, 'database ready');
-
-  let demo = false;
-  if (wantsDemo(config) && (await isEmpty(db))) {
-    await loadDemoLedger(db, config);
-    demo = true;
-    logger.info('loaded the demo ledger into the empty database');
-  }
-
-  const listeners = await startListeners({ config, db, clock: systemClock, logger }).catch(async (err: unknown) => {
-    await db.close();
-    throw err;
-  });
-
-  const base = listeners.publicUrl;
-  const examples = demo || (await isDemoLedger(db, config)) ? demoExampleUrls() : [];
-  const admin = listeners.adminUrl
-    ? `  Admin listener: ${listeners.adminUrl} (POST ${listeners.adminUrl}/change-log-level, HTTP Basic auth)`
-    : '  Admin listener: disabled (admin.enabled)';
-  if (!listeners.adminUrl) logger.info('admin listener disabled (admin.enabled is false)');
-  process.stdout.write(
-    [`Ledger Query Service listening on ${base} (${db.backend})`, `  API description: ${base}/api/v1/docs`, admin, ...examples.map((u) => `  ${base}${u}`), ''].join('\n'),
-  );
-
+  // Signal handlers come first, so that SIGTERM or SIGINT at any moment of start-up ends the process
+  // with 0 after closing what is open: the step under way finishes (a migration is not cut in two),
+  // then the listeners and the database close, in whichever state start-up reached.
+  let db: Db | undefined;
+  let listeners: Listeners | undefined;
+  let outages: OutageLog | undefined;
+  let step: Promise<unknown> = Promise.resolve();
   let stopping = false;
+  const during = <T>(work: Promise<T>): Promise<T> => {
+    step = work.catch(() => undefined);
+    return work;
+  };
+  let logger: Logger | undefined;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await listeners.close();
-    await db.close();
+    logger?.info({ signal }, 'shutting down');
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, STEP_GRACE_MS).unref());
+    await Promise.race([step, grace]);
+    try {
+      await listeners?.close();
+      await db?.close();
+      outages?.close();
+    } catch (err) {
+      logger?.warn({ err }, 'error while shutting down');
+    }
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+
+  try {
+    const config = loadConfig();
+    if (!options.migrate) config.db.migrate = false;
+    logger = createLogger(config.log.level);
+    logger.info({ pid: process.pid }, 'starting');
+    outages = new OutageLog(logger);
+    const faults = outages;
+    db = await during(openDatabase(config, (err) => faults.record('connection', err)));
+    if (stopping) return;
+    const checked = db;
+    await during(checkSchema(checked).catch(async (err: unknown) => {
+      await checked.close();
+      throw err;
+    }));
+    if (stopping) return;
+    logger.info({ backend: db.backend, dataDir: db.backend === 'pglite' ? config.db.dataDir || '(memory)' : undefined }, 'database ready');
+
+    let demo = false;
+    if (wantsDemo(config) && (await during(isEmpty(db)))) {
+      if (stopping) return;
+      await during(loadDemoLedger(db, config));
+      demo = true;
+      logger.info('loaded the demo ledger into the empty database');
+    }
+    if (stopping) return;
+
+    const opened = db;
+    listeners = await during(
+      startListeners({ config, db, clock: systemClock, logger, outages }).catch(async (err: unknown) => {
+        if (!stopping) await opened.close();
+        throw err;
+      }),
+    );
+    if (stopping) return;
+
+    const base = listeners.publicUrl;
+    const examples = demo || (await during(isDemoLedger(db, config))) ? demoExampleUrls() : [];
+    if (stopping) return;
+    const admin = listeners.adminUrl
+      ? `  Admin listener: ${listeners.adminUrl} (POST ${listeners.adminUrl}/change-log-level, HTTP Basic auth)`
+      : '  Admin listener: disabled (admin.enabled)';
+    if (!listeners.adminUrl) logger.info('admin listener disabled (admin.enabled is false)');
+    process.stdout.write(
+      [`Ledger Query Service listening on ${base} (${db.backend})`, `  API description: ${base}/api/v1/docs`, admin, ...examples.map((u) => `  ${base}${u}`), ''].join('\n'),
+    );
+  } catch (err) {
+    // a step cut short by the shutdown under way is not a failed start-up
+    if (stopping) return;
+    throw err;
+  }
 }
 
 /** Stops with one list of every table and column the service reads that the database lacks. */
@@ -97,7 +137,7 @@ function listeningUrl(app: FastifyInstance): string {
 }
 
 /** Builds the public app and the admin app over one root logger and listens on both ports. */
-export async function startListeners(options: { config: Config; db: Db; clock: Clock; logger: Logger }): Promise<Listeners> {
+export async function startListeners(options: { config: Config; db: Db; clock: Clock; logger: Logger; outages?: OutageLog }): Promise<Listeners> {
   const { config } = options;
   const admin = config.admin.enabled ? await buildAdminApp({ config, logger: options.logger }) : null;
   const app = await buildApp(options);

@@ -2,17 +2,22 @@
  * The admin listener's Fastify app (the seed's `{verify_url}`): POST/GET /change-log-level behind
  * HTTP Basic auth, nothing else. Separate from the public app; listening is left to the caller.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { installErrorHandling } from '../http/errorHandler.js';
-import { ApiError, badRequest, errorBody } from '../http/errors.js';
-import { adminUser, installAdminAuth } from './auth.js';
+import { clientErrorHandler, frameworkErrorHandler } from '../http/clientErrors.js';
+import { ApiError, badRequest } from '../http/errors.js';
+import { adminUser, installAdminAuth, type AdminGuards } from './auth.js';
 import { Credentials } from './credentials.js';
-import { FailureTracker } from './lockout.js';
+import { FailureTracker, VerificationLimiter } from './lockout.js';
+import { RefusalLog } from './refusals.js';
 import { registerLogLevelRoutes } from './route.js';
 
 export const ADMIN_BODY_LIMIT = 1024;
+const ADMIN_REQUEST_TIMEOUT_MS = 10_000;
+
+const NOSNIFF = { 'x-content-type-options': 'nosniff' };
 
 export interface AdminAppOptions {
   /** `admin.*` is read here: credentials once, the lockout settings on every failure */
@@ -21,6 +26,8 @@ export interface AdminAppOptions {
   logger: Logger;
   /** milliseconds clock of the lockout (tests) */
   nowMs?: () => number;
+  /** interval of the refusal log's summaries (tests) */
+  refusalLogIntervalMs?: number;
 }
 
 /** Fastify's body errors as the 400s of this API (it would answer 413 and 415). */
@@ -33,39 +40,54 @@ function asBadRequest(err: FastifyError): Error {
 export async function buildAdminApp(options: AdminAppOptions): Promise<FastifyInstance> {
   const { config, logger } = options;
   const credentials = Credentials.fromConfig(config.admin);
-  const failures = new FailureTracker(
-    () => ({
-      maxFailures: config.admin.maxFailures,
-      windowMs: config.admin.failureWindowMs,
-      lockoutMs: config.admin.lockoutMs,
-      maxClients: config.admin.maxTrackedClients,
-    }),
-    options.nowMs,
-  );
-
+  const budget = (maxFailures: () => number) =>
+    new FailureTracker(
+      () => ({
+        maxFailures: maxFailures(),
+        windowMs: config.admin.failureWindowMs,
+        lockoutMs: config.admin.lockoutMs,
+        maxClients: config.admin.maxTrackedClients,
+      }),
+      options.nowMs,
+    );
   const app = Fastify({
     loggerInstance: logger.child({ listener: 'admin' }) as FastifyBaseLogger,
     bodyLimit: ADMIN_BODY_LIMIT,
-    requestTimeout: 10_000,
+    requestTimeout: ADMIN_REQUEST_TIMEOUT_MS,
     keepAliveTimeout: config.server.keepAliveTimeoutMs,
-    http: { maxHeaderSize: config.server.maxHeaderBytes },
-    frameworkErrors: (error, _request, reply) => {
-      (reply as FastifyReply).code(error.statusCode ?? 400).send(errorBody([error.message]));
+    // as on the public listener: the headers within the request deadline, checked every second
+    http: {
+      maxHeaderSize: config.server.maxHeaderBytes,
+      requestTimeout: ADMIN_REQUEST_TIMEOUT_MS,
+      headersTimeout: ADMIN_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: 1000,
     },
+    frameworkErrors: frameworkErrorHandler({ maxUrlLength: config.server.maxUrlLength, headers: NOSNIFF }) as never,
+    clientErrorHandler: clientErrorHandler({ maxHeaderBytes: config.server.maxHeaderBytes, headers: NOSNIFF }),
   });
   if (credentials.size === 0) {
     app.log.warn('no admin credentials configured (admin.users, admin.usersFile): /change-log-level refuses every request');
   }
   installErrorHandling(app);
   app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
+    reply.headers(NOSNIFF);
     return payload;
   });
   // the body reaches the route as it came, which answers every content type and JSON error itself
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  const requireAdmin = await installAdminAuth(app, credentials, failures);
+  const guards: AdminGuards = {
+    addresses: budget(() => config.admin.maxFailures),
+    users: budget(() => config.admin.maxUserFailures),
+    total: budget(() => config.admin.maxTotalFailures),
+    verifications: new VerificationLimiter(
+      () => ({ maxConcurrent: config.admin.maxConcurrentVerifications, perSecond: config.admin.maxVerificationsPerSecond }),
+      options.nowMs,
+    ),
+    refusals: new RefusalLog(app.log, options.refusalLogIntervalMs),
+  };
+  const requireAdmin = await installAdminAuth(app, credentials, guards);
   await app.register(async (scope) => {
     // thrown on to the envelope handler installed above
     scope.setErrorHandler((err: FastifyError, request) => {

@@ -1,12 +1,16 @@
 /**
- * HTTP Basic authentication of the admin routes (@fastify/basic-auth) with a lockout of clients
- * that fail repeatedly. Every refusal is logged with the user name tried and the client address.
+ * HTTP Basic authentication of the admin routes (@fastify/basic-auth) with lockouts: of a client
+ * address, of a user name and of the whole listener, each after its own count of failures, so that
+ * rotating source addresses or user names cannot escape the budget; and a bound on scrypt
+ * verifications so that guessing cannot slow the public API. Every refusal is logged with the user
+ * name tried and the client address.
  */
 import basicAuth from '@fastify/basic-auth';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { errorBody } from '../http/errors.js';
 import type { Credentials } from './credentials.js';
-import type { FailureTracker } from './lockout.js';
+import type { FailureTracker, VerificationLimiter } from './lockout.js';
+import type { RefusalLog } from './refusals.js';
 
 export const REALM = 'ledger-query-service admin';
 
@@ -24,8 +28,30 @@ function unauthorized(message: string): Error {
   return Object.assign(new Error(message), { statusCode: 401 });
 }
 
+/** The user name of a Basic authorization header, if it has one. */
+function userOf(header: string | undefined): string | undefined {
+  const m = header === undefined ? null : /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header);
+  if (!m) return undefined;
+  const text = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  return colon < 0 ? undefined : text.slice(0, colon);
+}
+
+/** The failure budgets of the admin listener: per client address, per user name, and in total. */
+export interface AdminGuards {
+  addresses: FailureTracker;
+  users: FailureTracker;
+  total: FailureTracker;
+  verifications: VerificationLimiter;
+  /** where 429 refusals are logged, in bounded volume */
+  refusals: RefusalLog;
+}
+
+/** the key of the total budget */
+const ALL = '*';
+
 /** Registers Basic auth on `app` and returns the onRequest hook that guards a route. */
-export async function installAdminAuth(app: FastifyInstance, credentials: Credentials, failures: FailureTracker): Promise<onRequestHookHandler> {
+export async function installAdminAuth(app: FastifyInstance, credentials: Credentials, guards: AdminGuards): Promise<onRequestHookHandler> {
   await app.register(basicAuth, {
     authenticate: { realm: REALM },
     validate: async (user, password, request) => {
@@ -35,28 +61,44 @@ export async function installAdminAuth(app: FastifyInstance, credentials: Creden
     },
   });
   const checkCredentials = app.basicAuth as onRequestHookHandler;
+  const { addresses, users, total, verifications, refusals } = guards;
 
   return function requireAdmin(request, reply, done) {
     const clientAddress = request.ip;
-    const lockedMs = failures.lockedFor(clientAddress);
+    const user = userOf(request.headers.authorization);
+    const refuse = (seconds: number, message: string, reason: string) => {
+      refusals.record(request.log, { user: loggable(user), clientAddress, reason, retryAfterSeconds: seconds });
+      reply.code(429).header('retry-after', String(seconds)).send(errorBody([message]));
+    };
+    const locks: [number, string][] = [
+      [addresses.lockedFor(clientAddress), 'client address locked out after repeated authentication failures'],
+      [user === undefined ? 0 : users.lockedFor(user), 'user name locked out after repeated authentication failures'],
+      [total.lockedFor(ALL), 'admin listener locked out after repeated authentication failures'],
+    ];
+    const [lockedMs, reason] = locks.reduce((a, b) => (b[0] > a[0] ? b : a));
     if (lockedMs > 0) {
       const seconds = Math.ceil(lockedMs / 1000);
-      request.log.warn({ clientAddress, retryAfterSeconds: seconds }, 'admin request refused: client locked out after repeated authentication failures');
-      reply
-        .code(429)
-        .header('retry-after', String(seconds))
-        .send(errorBody([`Too many failed authentication attempts; retry after ${seconds} seconds`]));
+      refuse(seconds, `Too many failed authentication attempts; retry after ${seconds} seconds`, reason);
       return;
     }
-    // counted as a failure before the check, so that parallel guesses cannot outrun the lockout; a success forgets it
-    const lockedOut = failures.fail(clientAddress);
+    // scrypt verifications are bounded in number and rate; beyond the bound nothing is verified or counted
+    const costly = credentials.size > 0 && user !== undefined && credentials.isCostly(user);
+    if (costly && !verifications.tryAcquire()) {
+      refuse(1, 'Too many authentication attempts at once; retry after 1 second', 'password verifications at their bound');
+      return;
+    }
+    // counted as a failure before the check, so that parallel guesses cannot outrun the lockout; a success takes it back
+    const lockedOut = [addresses.fail(clientAddress), user !== undefined && users.fail(user), total.fail(ALL)].some(Boolean);
     checkCredentials.call(app, request, reply, (err?: Error) => {
+      if (costly) verifications.release();
       if (err) {
         request.log.warn({ user: loggable(presentedUser.get(request)), clientAddress, reason: err.message, lockedOut }, 'admin authentication failed');
         done(err);
         return;
       }
-      failures.succeed(clientAddress);
+      addresses.succeed(clientAddress);
+      if (user !== undefined) users.succeed(user);
+      total.forgive(ALL);
       done();
     });
   };

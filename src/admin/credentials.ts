@@ -93,6 +93,11 @@ export class Credentials {
     return this.users.size;
   }
 
+  /** Whether verifying a password of `user` runs scrypt (a hashed user, or an unknown one when any is hashed). */
+  isCostly(user: string): boolean {
+    return (this.users.get(user) ?? this.decoy).kind === 'scrypt';
+  }
+
   /** Whether `password` is that of `user`; an unknown user costs the same work, so timing does not tell it. */
   async verify(user: string, password: string): Promise<boolean> {
     const secret = this.users.get(user) ?? this.decoy;

@@ -1,7 +1,8 @@
 /**
- * Failed authentication attempts per client address: `maxFailures` failures within `windowMs` lock
- * the client out for `lockoutMs`; a success forgets its failures. At most `maxClients` addresses
- * are remembered, the least recently failing forgotten first, so memory stays bounded.
+ * Failed authentication attempts per key (a client address, a user name, or one key for all):
+ * `maxFailures` failures within `windowMs` lock the key out for `lockoutMs`; a success forgets its
+ * failures. At most `maxClients` keys are remembered, the least recently failing forgotten first,
+ * so memory stays bounded.
  */
 export interface LockoutSettings {
   maxFailures: number;
@@ -57,8 +58,61 @@ export class FailureTracker {
     this.entries.delete(client);
   }
 
+  /** Takes back one failure recorded for `client` (one counted before a check that then succeeded). */
+  forgive(client: string): void {
+    const entry = this.entries.get(client);
+    if (entry && entry.lockedUntil === 0 && entry.failures > 0) entry.failures -= 1;
+  }
+
   /** how many clients are remembered (tests of the bound) */
   get size(): number {
     return this.entries.size;
+  }
+}
+
+export interface VerificationSettings {
+  /** verifications running at once; 0 or less: no bound */
+  maxConcurrent: number;
+  /** verifications a second, as a token bucket holding a second's worth; 0 or less: no bound */
+  perSecond: number;
+}
+
+/**
+ * A bound on costly password verifications (scrypt: tens of milliseconds of CPU and 16 MiB each),
+ * so that guessing cannot take the CPU and the thread pool from the public API: at most
+ * `maxConcurrent` at once and `perSecond` a second. Beyond it a request is refused, not queued.
+ */
+export class VerificationLimiter {
+  private running = 0;
+  private tokens: number | null = null;
+  private refilledAt = 0;
+
+  constructor(
+    private readonly settings: () => VerificationSettings,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
+
+  /** Takes a slot if one is free; `release` must follow. */
+  tryAcquire(): boolean {
+    const { maxConcurrent, perSecond } = this.settings();
+    if (maxConcurrent > 0 && this.running >= maxConcurrent) return false;
+    if (perSecond > 0) {
+      const now = this.nowMs();
+      this.tokens = Math.min(perSecond, (this.tokens ?? perSecond) + ((now - this.refilledAt) * perSecond) / 1000);
+      this.refilledAt = now;
+      if (this.tokens < 1) return false;
+      this.tokens -= 1;
+    }
+    this.running++;
+    return true;
+  }
+
+  release(): void {
+    this.running = Math.max(0, this.running - 1);
+  }
+
+  /** verifications running now */
+  get active(): number {
+    return this.running;
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Db, Row } from './db.js';
+import { DatabaseUnavailableError, type Db, type Row } from './db.js';
 import { PreparedExecution, resultShape, type ResultShape } from './preparedExecution.js';
 import { catalogParsers, reparse, TYPE_CATALOG_SQL, unknownFields, type CatalogRow, type TextParser } from './typeCatalog.js';
 import { ownParsers } from './typeParsers.js';
@@ -74,9 +74,71 @@ function statementNamer(): (text: string) => string | undefined {
   };
 }
 
+/**
+ * A client that handles its connection's `error` event for its whole life, from construction to
+ * after its end: the pool listens only while a client is idle, and pool.query only once, so a
+ * connection that reports two errors (a terminated backend sends its FATAL message, then the
+ * socket ends) or fails between the pool's hand-over and its user's listener would otherwise
+ * raise an unhandled 'error' event and end the process. The failure itself still reaches whoever
+ * uses the client (its statement is rejected) or the pool (idle: pool 'error', then replaced).
+ */
+class GuardedClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on('error', () => undefined);
+  }
+}
+
+/** First pause after a failed connection attempt; it doubles with each further failure up to RECONNECT_MAX_MS. */
+export const RECONNECT_INITIAL_MS = 50;
+/** Longest pause between connection attempts while the server refuses them: recovery comes at most this late. */
+export const RECONNECT_MAX_MS = 500;
+
+/**
+ * Backoff of new connections while the server cannot be reached: after a failed attempt, requests
+ * that find no idle connection fail at once (503) until the pause is over; then one of them at a
+ * time probes, and the first new connection ends the backoff. Without it every request of an
+ * outage opens (and fails) its own connection: thousands of attempts a second against a down
+ * server or a role at its connection limit.
+ */
+class ReconnectBackoff {
+  private failures = 0;
+  private retryAt = 0;
+  private probing = false;
+
+  constructor(private readonly nowMs: () => number = Date.now) {}
+
+  /** Throws while backing off; otherwise returns whether this acquisition is the one probe allowed. */
+  admit(): boolean {
+    if (this.failures === 0) return false;
+    if (this.probing || this.nowMs() < this.retryAt) {
+      throw new DatabaseUnavailableError('database unreachable: waiting before the next connection attempt');
+    }
+    this.probing = true;
+    return true;
+  }
+
+  probed(): void {
+    this.probing = false;
+  }
+
+  connected(): void {
+    this.failures = 0;
+  }
+
+  failed(): void {
+    this.failures++;
+    this.retryAt = this.nowMs() + Math.min(RECONNECT_MAX_MS, RECONNECT_INITIAL_MS * 2 ** Math.min(this.failures - 1, 16));
+  }
+}
+
+/** pg-pool's error when a request waited connectionTimeoutMillis for a busy pool: no attempt failed. */
+const isPoolWaitTimeout = (err: unknown) => err instanceof Error && /timeout exceeded when trying to connect/.test(err.message);
+
 export async function openPostgres(options: PostgresOptions): Promise<Db> {
   const types = new DatabaseTypes();
   const pool = new pg.Pool({
+    Client: GuardedClient as unknown as new () => pg.ClientBase,
     connectionString: options.url,
     max: options.poolSize,
     statement_timeout: options.statementTimeoutMs || undefined,
@@ -115,14 +177,28 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
     prepared.add(name);
     return result.rows as R[];
   };
+  const backoff = new ReconnectBackoff();
+  pool.on('connect', () => backoff.connected());
+  /** A client from the pool; while new connections fail, only as the backoff lets it. */
+  const acquire = async (): Promise<pg.PoolClient> => {
+    const probe = pool.idleCount === 0 && backoff.admit();
+    try {
+      return await pool.connect();
+    } catch (err) {
+      // a failure to connect (refused, timed out, at the connection limit), not a wait for a busy pool
+      if (!isPoolWaitTimeout(err)) backoff.failed();
+      throw err;
+    } finally {
+      if (probe) backoff.probed();
+    }
+  };
   /**
-   * Checks a client out for `fn`. As pool.query does, a client whose work failed is not reused, and
-   * its connection's error event is handled while it is out (the failed statement reports it).
+   * Checks a client out for `fn`: every statement of the service, the readiness ping and exec
+   * included, goes this way. As pool.query does, a client whose work failed is not reused (its
+   * connection errors are handled by GuardedClient for its whole life).
    */
   const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
-    const ignore = () => undefined;
-    client.on('error', ignore);
+    const client = await acquire();
     try {
       await types.ensureLoaded(client);
       const result = await fn(client);
@@ -131,8 +207,6 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
     } catch (err) {
       client.release(err instanceof Error ? err : new Error(String(err)));
       throw err;
-    } finally {
-      client.removeListener('error', ignore);
     }
   };
 
@@ -140,7 +214,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
     backend: 'postgres',
     query: <R = Row>(text: string, params: readonly unknown[] = []) => withClient((client) => runOn<R>(client, text, params)),
     async exec(sql) {
-      await pool.query(sql);
+      await withClient((client) => client.query(sql));
     },
     transaction: (fn) =>
       withClient(async (client) => {
@@ -155,7 +229,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
         }
       }),
     async ping() {
-      await pool.query('select 1');
+      await withClient((client) => client.query('select 1'));
     },
     refreshTypes: () => withClient((client) => types.load(client)),
     async close() {

@@ -28,6 +28,11 @@ export function splitFilter(text: string): { operator: string; value: string } {
   return pieces.length === 1 ? { operator: 'eq', value: text } : { operator: pieces[0]!, value: pieces[1]! };
 }
 
+/** The rule of `key`: an own entry only (`toString` is not a rule of every route). */
+function ruleOf(rules: Readonly<Record<string, ValueRule>>, key: string): ValueRule | undefined {
+  return Object.hasOwn(rules, key) ? rules[key] : undefined;
+}
+
 export const countExceededMessage = (key: string, count: number, max: number) =>
   `Parameter values count exceeds maximum number allowed: ${key} count: ${count} max: ${max}`;
 
@@ -49,7 +54,7 @@ export function buildFilters(query: RequestQuery, rules: Readonly<Record<string,
     }
     for (const text of Array.isArray(raw) ? raw : [raw]) {
       const { operator, value } = splitFilter(text);
-      const rule = rules[key];
+      const rule = ruleOf(rules, key);
       if (!rule) unknown.push(unknownParameterMessage(key));
       else if (!isOperator(operator) || !rule(operator, value)) invalid.push(invalidParameterMessage(key));
       else filters.push({ key, operator, value });
@@ -69,7 +74,7 @@ export function validateParams(query: RequestQuery, rules: Readonly<Record<strin
   const messages: string[] = [];
   const filters: Filter[] = [];
   for (const [key, raw] of query.entries) {
-    const rule = rules[key];
+    const rule = ruleOf(rules, key);
     if (!rule) {
       messages.push(unknownParameterMessage(key));
       continue;

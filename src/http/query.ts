@@ -51,14 +51,37 @@ function asText(value: unknown): string {
   return typeof value === 'string' ? value : '[object]';
 }
 
+/** The key qs drops whatever its options; it is kept as a parameter no route accepts. */
+const PROTO_KEY = '__proto__';
+
+/**
+ * Parses a query string. Keys named like Object.prototype's members (`toString`, `constructor`,
+ * `__proto__`) are parameters like any other, so that they get the same 400 as any unknown one:
+ * qs keeps them in a prototype-less object (by default it drops them silently, and `__proto__`
+ * always), and nothing downstream looks a key up on an ordinary object.
+ */
 export function parseQueryString(text: string, maxRepeated: number): RequestQuery {
   let parsed: Record<string, unknown>;
+  let protoKey = false;
   try {
-    parsed = qs.parse(text, { arrayLimit: maxRepeated, depth: 1, strictDepth: true, throwOnLimitExceeded: true });
+    parsed = qs.parse(text, {
+      arrayLimit: maxRepeated,
+      depth: 1,
+      strictDepth: true,
+      throwOnLimitExceeded: true,
+      plainObjects: true,
+      allowPrototypes: true,
+      decoder: (str, decode, charset, type) => {
+        const decoded = decode(str, decode, charset) as string;
+        if (type === 'key' && (decoded === PROTO_KEY || decoded.startsWith(PROTO_KEY + '['))) protoKey = true;
+        return decoded;
+      },
+    });
   } catch (err) {
     return new RequestQuery(new Map(), err instanceof Error ? err.message : 'Invalid query string');
   }
   const entries = new Map<string, QueryValue>();
+  if (protoKey) parsed = { ...parsed, [PROTO_KEY]: '' };
   for (const [key, raw] of Object.entries(parsed)) {
     const lowerKey = key.toLowerCase();
     const canonical = (v: unknown) => (LOWER_CASED_VALUES.has(lowerKey) ? asText(v).toLowerCase() : asText(v));

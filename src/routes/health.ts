@@ -1,18 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
+import { RETRY_AFTER_SECONDS } from '../http/errorHandler.js';
+import type { OutageLog } from '../http/outageLog.js';
 import { schemaRef } from '../http/openapi.js';
 
-/** Liveness (the process answers) and readiness (the database answers too). */
-export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext): void {
+/**
+ * Liveness (the process answers: 200 whenever it runs) and readiness (the database answers too,
+ * else 503 with Retry-After). Both are outside the in-flight limit, and readiness answers 503, never
+ * 500, whatever its check throws.
+ */
+export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext, outages: OutageLog): void {
   const schema = { response: { 200: schemaRef('Health'), 503: schemaRef('Health') } };
-  app.get('/health/liveness', { schema }, async () => ({ status: 'UP' }));
-  app.get('/health/readiness', { schema }, async (request, reply) => {
+  const config = { outsideInFlightLimit: true };
+  app.get('/health/liveness', { schema, config }, async () => ({ status: 'UP' }));
+  app.get('/health/readiness', { schema, config }, async (_request, reply) => {
     try {
       await ctx.db.ping();
       return { status: 'UP' };
     } catch (err) {
-      request.log.warn({ err }, 'readiness check failed');
-      return reply.code(503).send({ status: 'DOWN' });
+      outages.record('readiness', err);
+      return reply.code(503).header('retry-after', RETRY_AFTER_SECONDS).send({ status: 'DOWN' });
     }
   });
 }

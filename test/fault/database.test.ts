@@ -82,6 +82,9 @@ describe('database faults on a private PostgreSQL server', () => {
         while (running) {
           const { status } = await get(harness, '/api/v1/blocks?limit=2');
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          // inject involves no socket, and while the pool backs off a refused request involves no
+          // I/O either: without a turn of the event loop the timers that end this load never run
+          await new Promise((resolve) => setImmediate(resolve));
         }
       }),
     );

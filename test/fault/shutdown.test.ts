@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -90,5 +91,65 @@ describe('graceful shutdown on SIGTERM', () => {
     const { rows } = await check.query(`select count(*)::int as n from pg_stat_activity where application_name = 'ledger-query-service' and datname = current_database()`);
     await check.end();
     assert.equal(rows[0].n, 0, 'the pool is closed');
+  });
+  /** Spawns `serve` at info level; resolves once it has said 'starting' (its signal handlers are in place). */
+  const spawnStarting = async (databaseUrl: string) => {
+    const child = spawn(process.execPath, [MAIN, 'serve'], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LQS_HOST: '127.0.0.1', LQS_ADMIN_PORT: '0', LQS_LOG_LEVEL: 'info', LQS_DEMO_LOAD: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('"msg":"starting"')) resolve();
+      });
+      void exited.then(() => reject(new Error(`serve exited before starting: ${output} ${stderr}`)));
+    });
+    return { child, exited, output: () => output, stderr: () => stderr };
+  };
+
+  it('exits 0 after SIGTERM or SIGINT at any moment of start-up, closing what is open', { timeout: 120_000 }, async () => {
+    const outcomes: string[] = [];
+    for (const [delayMs, signal] of [[0, 'SIGTERM'], [20, 'SIGINT'], [60, 'SIGTERM'], [150, 'SIGTERM'], [300, 'SIGINT'], [600, 'SIGTERM'], [1200, 'SIGTERM']] as const) {
+      const serve = await spawnStarting(scratch.url);
+      await sleep(delayMs);
+      serve.child.kill(signal);
+      const [code, bySignal] = await serve.exited;
+      const reached = serve.output().includes('listening on') ? 'listening' : serve.output().includes('database ready') ? 'database open' : 'opening';
+      outcomes.push(`${signal} after ${delayMs} ms (${reached}): ${code ?? bySignal}`);
+      assert.equal(code, 0, `${signal} after ${delayMs} ms (${reached}) exited with ${code ?? bySignal}: ${serve.stderr()}`);
+      assert.equal(serve.stderr(), '');
+    }
+    console.log(outcomes.join('; '));
+    const check = new pg.Client({ connectionString: scratch.url });
+    await check.connect();
+    const { rows } = await check.query(`select count(*)::int as n from pg_stat_activity where application_name = 'ledger-query-service' and datname = current_database()`);
+    await check.end();
+    assert.equal(rows[0].n, 0, 'no connection left open');
+  });
+
+  it('exits 0 after SIGTERM while the database does not answer, once the step under way gives up', { timeout: 60_000 }, async () => {
+    // accepts connections and never answers: opening the database waits for its connection timeout
+    const held = new Set<Socket>();
+    const silent = createServer((socket) => void held.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as { port: number };
+      const serve = await spawnStarting(`postgres://nobody@127.0.0.1:${port}/none`);
+      await sleep(200);
+      const signalled = Date.now();
+      serve.child.kill('SIGTERM');
+      const [code] = await serve.exited;
+      const tookMs = Date.now() - signalled;
+      assert.equal(code, 0, serve.stderr());
+      assert.ok(tookMs < 3000 + 2000, `exited ${tookMs} ms after the signal (connection timeout 3 s)`);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

@@ -28,13 +28,13 @@ interface Admin {
   advance(ms: number): void;
 }
 
-async function adminApp(admin: Partial<Config['admin']> = { users: [`${USER}:${PASSWORD}`] }): Promise<Admin> {
+async function adminApp(admin: Partial<Config['admin']> = { users: [`${USER}:${PASSWORD}`] }, refusalLogIntervalMs?: number): Promise<Admin> {
   const config = defaultConfig();
   Object.assign(config.admin, admin);
   const raw: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void raw.push(line) });
   let now = 1_700_000_000_000;
-  const app = await buildAdminApp({ config, logger, nowMs: () => now });
+  const app = await buildAdminApp({ config, logger, nowMs: () => now, refusalLogIntervalMs });
   return {
     app,
     logger,
@@ -159,7 +159,7 @@ describe('admin listener: POST /change-log-level', () => {
     }
     const bad = await a.app.inject({ url: '/%zz' });
     assert.equal(bad.statusCode, 400);
-    assert.deepEqual(bad.json(), errorOf("'/%zz' is not a valid url component"));
+    assert.deepEqual(bad.json(), errorOf('Invalid URL: it is not correctly percent-encoded'));
   });
 });
 
@@ -217,7 +217,8 @@ describe('admin listener: authentication', () => {
     const hash = await hashPassword(PASSWORD);
     assert.match(hash, /^scrypt\$[A-Za-z0-9+/]+=*\$[A-Za-z0-9+/]+=*$/);
     assert.notEqual(hash, await hashPassword(PASSWORD), 'salted');
-    const a = await adminApp({ users: [`${USER}:${hash}`] });
+    // four verifications in a row: above the default bound of scrypt verifications a second
+    const a = await adminApp({ users: [`${USER}:${hash}`], maxVerificationsPerSecond: 10 });
     assert.equal((await post(a.app, '{"level":"debug"}')).statusCode, 200);
     assert.equal(a.logger.level, 'debug');
     const wrong = await post(a.app, '{"level":"warn"}', { authorization: basic(USER, 'nope') });
@@ -295,9 +296,10 @@ describe('admin listener: lockout after repeated failures', () => {
     a.advance(500);
     assert.equal((await right(a)).statusCode, 200);
     assert.equal(a.logger.level, 'debug');
-    const refusals = warnings(a, 'admin request refused: client locked out after repeated authentication failures');
+    const refusals = warnings(a, 'admin request refused');
     assert.equal(refusals.length, 3);
     assert.equal(refusals[0]!.clientAddress, '10.0.0.1');
+    assert.equal(refusals[0]!.reason, 'client address locked out after repeated authentication failures');
     assert.deepEqual(
       warnings(a, 'admin authentication failed').map((l) => l.lockedOut),
       [false, false, true],
@@ -305,7 +307,7 @@ describe('admin listener: lockout after repeated failures', () => {
   });
 
   it('cannot be outrun by parallel guesses while hashing is slow', async () => {
-    const a = await adminApp({ ...settings, users: [`${USER}:${await hashPassword(PASSWORD)}`] });
+    const a = await adminApp({ ...settings, users: [`${USER}:${await hashPassword(PASSWORD)}`], maxConcurrentVerifications: 10, maxVerificationsPerSecond: 100 });
     const statuses = (await Promise.all(Array.from({ length: 10 }, () => wrong(a)))).map((r) => r.statusCode);
     assert.deepEqual(statuses.sort(), [401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
     assert.equal((await right(a)).statusCode, 429);
@@ -346,8 +348,8 @@ describe('admin listener: lockout after repeated failures', () => {
     assert.equal((await right(a)).statusCode, 429);
   });
 
-  it('never locks out with maxFailures 0', async () => {
-    const a = await adminApp({ ...settings, maxFailures: 0 });
+  it('never locks out with maxFailures, maxUserFailures and maxTotalFailures 0', async () => {
+    const a = await adminApp({ ...settings, maxFailures: 0, maxUserFailures: 0, maxTotalFailures: 0 });
     for (let i = 0; i < 10; i++) assert.equal((await wrong(a)).statusCode, 401);
     assert.equal((await right(a)).statusCode, 200);
   });
@@ -381,5 +383,82 @@ describe('admin listener: lockout after repeated failures', () => {
     now = 5000;
     assert.equal(tracker.lockedFor('x'), 0);
     assert.equal(tracker.fail('x'), false);
+  });
+  it('locks out a user name whatever the address it is tried from, and then every request past the total budget', async () => {
+    const a = await adminApp({ ...settings, maxFailures: 3, maxUserFailures: 5, maxTotalFailures: 8 });
+    for (let i = 0; i < 5; i++) assert.equal((await wrong(a, `127.1.0.${i}`)).statusCode, 401);
+    let res = await right(a, '127.2.0.1');
+    assert.equal(res.statusCode, 429, 'the user name is locked out, even with its password from a fresh address');
+    assert.equal(res.headers['retry-after'], '30');
+    assert.equal(warnings(a, 'admin request refused').at(-1)!.reason, 'user name locked out after repeated authentication failures');
+    // other user names from other addresses: the total budget (8) is what is left
+    const other = (i: number) => a.app.inject({ url: '/change-log-level', headers: { authorization: basic(`guess${i}`, 'x') }, remoteAddress: `127.3.0.${i}` });
+    for (let i = 0; i < 3; i++) assert.equal((await other(i)).statusCode, 401);
+    assert.equal((await other(3)).statusCode, 429);
+    assert.equal(warnings(a, 'admin request refused').at(-1)!.reason, 'admin listener locked out after repeated authentication failures');
+    a.advance(30_000);
+    assert.equal((await right(a, '127.2.0.1')).statusCode, 200, 'the lockouts end');
+  });
+
+  it('finds no password in 1,000 guesses from rotating loopback addresses', async () => {
+    const a = await adminApp({ users: [`${USER}:${PASSWORD}`] });
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < 1000; i++) {
+      // the right password is among the guesses, late
+      const password = i === 900 ? PASSWORD : `guess${i}`;
+      const res = await a.app.inject({ url: '/change-log-level', headers: { authorization: basic(i % 2 ? USER : `user${i}`, password) }, remoteAddress: `127.1.${i >> 8}.${i & 255}` });
+      statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+    }
+    const config = defaultConfig().admin;
+    assert.equal(statuses.get(200), undefined, JSON.stringify([...statuses]));
+    assert.equal(statuses.get(401), config.maxTotalFailures, JSON.stringify([...statuses]));
+    assert.equal(statuses.get(429), 1000 - config.maxTotalFailures);
+  });
+
+  it('bounds concurrent scrypt verifications, refusing the excess with 429 and Retry-After', async () => {
+    const a = await adminApp({ users: [`${USER}:${await hashPassword(PASSWORD)}`], maxConcurrentVerifications: 2, maxVerificationsPerSecond: 1000 });
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => wrong(a, `10.9.0.${i}`)));
+    const statuses = results.map((r) => r.statusCode).sort();
+    assert.deepEqual(statuses, [...Array(2).fill(401), ...Array(14).fill(429)]);
+    const refused = results.find((r) => r.statusCode === 429)!;
+    assert.equal(refused.headers['retry-after'], '1');
+    assert.deepEqual(refused.json(), errorOf('Too many authentication attempts at once; retry after 1 second'));
+    // the first ten one by one, the others summed up at the end of the interval
+    assert.equal(warnings(a, 'admin request refused').filter((l) => l.reason === 'password verifications at their bound').length, 10);
+    assert.equal((await right(a)).statusCode, 200, 'the refused attempts were not failures');
+  });
+
+  it('bounds scrypt verifications a second, with a burst of one second', async () => {
+    const a = await adminApp({ users: [`${USER}:${await hashPassword(PASSWORD)}`], maxConcurrentVerifications: 16, maxVerificationsPerSecond: 2, maxFailures: 100, maxUserFailures: 100, maxTotalFailures: 100 });
+    const statuses = (await Promise.all(Array.from({ length: 16 }, (_, i) => wrong(a, `10.8.0.${i}`)))).map((r) => r.statusCode).sort();
+    assert.deepEqual(statuses, [401, 401, ...Array(14).fill(429)]);
+    assert.equal((await right(a)).statusCode, 429, 'no token left within the same second');
+    a.advance(500);
+    assert.equal((await right(a)).statusCode, 200, 'half a second brings one token back');
+    assert.equal((await right(a)).statusCode, 429);
+  });
+
+  it('does not bound verifications of plain-text passwords (no scrypt involved)', async () => {
+    const a = await adminApp({ users: [`${USER}:${PASSWORD}`], maxVerificationsPerSecond: 1 });
+    for (let i = 0; i < 5; i++) assert.equal((await right(a)).statusCode, 200);
+  });
+  it('logs the first refusals of an interval one by one and sums up the rest in one line', async () => {
+    const a = await adminApp(settings, 200);
+    for (let i = 0; i < 3; i++) await wrong(a);
+    for (let i = 0; i < 500; i++) assert.equal((await right(a)).statusCode, 429);
+    assert.equal(warnings(a, 'admin request refused').length, 10);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const summaries = warnings(a, 'admin requests refused beyond those logged');
+    assert.equal(summaries.length, 1);
+    assert.deepEqual(
+      { refused: summaries[0]!.refused, reasons: summaries[0]!.reasons, clientAddresses: summaries[0]!.clientAddresses, users: summaries[0]!.users },
+      { refused: 490, reasons: { 'client address locked out after repeated authentication failures': 490 }, clientAddresses: 1, users: 1 },
+    );
+    // at warn (Fastify's own request lines are at info)
+    const warnBytes = a.raw.filter((l) => (JSON.parse(l) as LogLine).level >= 40).join('').length;
+    assert.ok(warnBytes < 10_000, `${warnBytes} bytes logged at warn for 503 requests`);
+    // a new interval logs its first refusals again
+    assert.equal((await right(a)).statusCode, 429);
+    assert.equal(warnings(a, 'admin request refused').length, 11);
   });
 });

@@ -1,0 +1,66 @@
+/**
+ * Answers to what never becomes a request: the HTTP parser's errors (malformed request, headers
+ * too large, request not received in time) and the router's (a path too long or not decodable).
+ * They carry the error envelope and the headers every response carries, and never echo the request.
+ */
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyReply } from 'fastify';
+import { errorBody } from './errors.js';
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
+
+/**
+ * Fastify's clientErrorHandler: writes the answer on the socket and closes it. `headers` are added
+ * to the response (CORS on the public listener); `maxHeaderBytes` is named in the 431 message.
+ */
+export function clientErrorHandler(options: { maxHeaderBytes: number; headers?: Readonly<Record<string, string>> }) {
+  return (err: Error & { code?: string }, socket: Socket): void => {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    let status = 400;
+    let message = 'Bad request';
+    if (err.code === 'HPE_HEADER_OVERFLOW') {
+      status = 431;
+      message = `Request headers too large: at most ${options.maxHeaderBytes} bytes`;
+    } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'HPE_HEADER_TIMEOUT') {
+      status = 408;
+      message = 'Request timeout';
+    }
+    // a response already under way on the socket (pipelining) cannot be followed by another
+    const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && !current?.headersSent) {
+      const body = JSON.stringify(errorBody([message]));
+      const headers = {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        'x-content-type-options': 'nosniff',
+        ...options.headers,
+        connection: 'close',
+      };
+      const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      socket.write(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${head}\r\n${body}`);
+    }
+    socket.destroy();
+  };
+}
+
+/**
+ * Fastify's frameworkErrors: the router's errors as envelopes, without the path they concern. They
+ * are sent before any hook runs, so `headers` (those every response carries) are set here.
+ */
+export function frameworkErrorHandler(options: { maxUrlLength: number; headers: Readonly<Record<string, string>> }) {
+  return (error: FastifyError, _request: unknown, reply: FastifyReply): void => {
+    let status = error.statusCode ?? 400;
+    let message = 'Bad request';
+    if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+      status = 414;
+      message = `URI too long: at most ${options.maxUrlLength} characters`;
+    } else if (error.code === 'FST_ERR_BAD_URL') {
+      status = 400;
+      message = 'Invalid URL: it is not correctly percent-encoded';
+    }
+    void reply
+      .code(status >= 400 && status < 500 ? status : 400)
+      .headers({ ...options.headers })
+      .send(errorBody([message]));
+  };
+}
