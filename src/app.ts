@@ -1,6 +1,7 @@
 /** Builds the public API's Fastify app from a context; listening is left to the caller (tests inject). */
 import Fastify, { type FastifyInstance, type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
+import compress from '@fastify/compress';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -8,6 +9,9 @@ import type { Db } from './db/db.js';
 import { errorBody } from './http/errors.js';
 import { installErrorHandling } from './http/errorHandler.js';
 import { installLimits } from './http/limits.js';
+import { installEtag } from './http/etag.js';
+import { installMetrics, ServiceMetrics } from './http/metrics.js';
+import { installRequestIds, requestIdOf, RequestLogController } from './http/requestId.js';
 import { componentsSchema } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
 import { CacheControl } from './http/cache.js';
@@ -20,6 +24,8 @@ export interface AppOptions {
   db: Db;
   clock: Clock;
   logger: FastifyBaseLogger;
+  /** the process's metrics (server.ts shares them with the database's error callback); built here when absent */
+  metrics?: ServiceMetrics;
 }
 
 declare module 'fastify' {
@@ -59,6 +65,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
     loggerInstance: options.logger,
+    genReqId: requestIdOf,
+    logController: new RequestLogController(),
     routerOptions: {
       querystringParser: (text: string) => parseQueryString(text, config.query.maxRepeatedQueryParameters) as never,
       ignoreTrailingSlash: true,
@@ -82,6 +90,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
 
   app.addSchema(componentsSchema());
+  const measureBody = installMetrics(app, config, options.metrics ?? new ServiceMetrics(options.db));
+  installRequestIds(app);
   installErrorHandling(app);
   installLimits(app, config);
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] });
@@ -93,6 +103,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     return payload;
   });
+  installEtag(app);
+  measureBody();
+  if (config.response.compression) {
+    await app.register(compress, { encodings: ['br', 'gzip'], threshold: config.response.compressionThreshold });
+  }
 
   trackHandlers(app);
   registerHealthRoutes(app, ctx);

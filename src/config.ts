@@ -27,6 +27,10 @@ export interface Config {
     limit: { default: number; max: number; tokenBalance: { singleAccount: number } };
     includeHostInLink: boolean;
     enableDelegationAddress: boolean;
+    /** gzip or br for a client that accepts it (the reference's `response.compression`) */
+    compression: boolean;
+    /** bodies smaller than this many bytes are sent uncompressed */
+    compressionThreshold: number;
   };
   query: {
     maxRepeatedQueryParameters: number;
@@ -40,6 +44,13 @@ export interface Config {
   log: {
     /** pino level at start-up (`silly` is taken as `trace`); changed at run time by POST /change-log-level */
     level: string;
+    /** readable lines for people (pino-pretty) instead of JSON lines */
+    pretty: boolean;
+  };
+  /** Prometheus metrics at `${config.uriPath}/metrics/` on the public listener (the reference's `metrics.*`) */
+  metrics: {
+    enabled: boolean;
+    config: { authentication: boolean; username: string; password: string; uriPath: string };
   };
   server: {
     /** concurrent requests beyond which new ones get 503 */
@@ -83,6 +94,8 @@ export function defaultConfig(): Config {
       limit: { default: 25, max: 100, tokenBalance: { singleAccount: 1000 } },
       includeHostInLink: false,
       enableDelegationAddress: false,
+      compression: true,
+      compressionThreshold: 1024,
     },
     query: {
       maxRepeatedQueryParameters: 100,
@@ -93,7 +106,8 @@ export function defaultConfig(): Config {
       precedingTransactionTypes: [11, 15],
     },
     network: { chainId: '0x128' },
-    log: { level: 'info' },
+    log: { level: 'info', pretty: false },
+    metrics: { enabled: true, config: { authentication: false, username: '', password: '', uriPath: '/swagger' } },
     server: {
       maxInFlight: 1024,
       requestTimeoutMs: 30_000,
@@ -115,6 +129,11 @@ export function defaultConfig(): Config {
     },
     demo: { load: 'auto' },
   };
+}
+
+/** A setting that cannot be used; the message names it (and the variable or file it came from) and the fix. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
 }
 
 type Plain = Record<string, unknown>;

@@ -10,6 +10,7 @@ import type { Db } from './db/db.js';
 import { openDatabase } from './db/open.js';
 import { loadDemoLedger, demoExampleUrls } from './demo/ledger.js';
 import { createLogger } from './logger.js';
+import { ServiceMetrics } from './http/metrics.js';
 
 async function isEmpty(db: Db): Promise<boolean> {
   const rows = await db.query('select (select count(*) from (select 1 from entity limit 1) e) + (select count(*) from (select 1 from record_file limit 1) r) as n');
@@ -24,8 +25,13 @@ function wantsDemo(config: Config): boolean {
 export async function serve(options: { migrate: boolean }): Promise<void> {
   const config = loadConfig();
   if (!options.migrate) config.db.migrate = false;
-  const logger = createLogger(config.log.level);
-  const db = await openDatabase(config, (err) => logger.warn({ err }, 'database connection error'));
+  const logger = createLogger(config.log.level, undefined, { pretty: config.log.pretty });
+  let metrics: ServiceMetrics | undefined;
+  const db = await openDatabase(config, (err) => {
+    logger.warn({ err }, 'database connection error');
+    metrics?.dbError('idle_connection');
+  });
+  metrics = new ServiceMetrics(db);
   logger.info({ backend: db.backend, dataDir: db.backend === 'pglite' ? config.db.dataDir || '(memory)' : undefined }, 'database ready');
 
   let demo = false;
@@ -35,7 +41,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
     logger.info('loaded the demo ledger into the empty database');
   }
 
-  const listeners = await startListeners({ config, db, clock: systemClock, logger }).catch(async (err: unknown) => {
+  const listeners = await startListeners({ config, db, clock: systemClock, logger, metrics }).catch(async (err: unknown) => {
     await db.close();
     throw err;
   });
@@ -84,7 +90,7 @@ function listeningUrl(app: FastifyInstance): string {
 }
 
 /** Builds the public app and the admin app over one root logger and listens on both ports. */
-export async function startListeners(options: { config: Config; db: Db; clock: Clock; logger: Logger }): Promise<Listeners> {
+export async function startListeners(options: { config: Config; db: Db; clock: Clock; logger: Logger; metrics?: ServiceMetrics }): Promise<Listeners> {
   const { config } = options;
   const admin = config.admin.enabled ? await buildAdminApp({ config, logger: options.logger }) : null;
   const app = await buildApp(options);

@@ -17,6 +17,8 @@ export interface Db extends Queryable {
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** The connection pool's state (PostgreSQL only): connections open, of them idle, and queries waiting for one. */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 /** Raised for failures of the database itself (unreachable, timeouts), as opposed to bad queries. */
