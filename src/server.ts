@@ -8,7 +8,7 @@ import { systemClock, type Clock } from './clock.js';
 import { loadConfig, type Config } from './config.js';
 import type { Db } from './db/db.js';
 import { openDatabase } from './db/open.js';
-import { loadDemoLedger, demoExampleUrls } from './demo/ledger.js';
+import { loadDemoLedger, demoExampleUrls, demoLedgerPresent } from './demo/ledger.js';
 import { createLogger } from './logger.js';
 import { ServiceMetrics } from './http/metrics.js';
 
@@ -47,7 +47,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
   });
 
   const base = listeners.publicUrl;
-  const examples = demo || (await demoPresent(db)) ? demoExampleUrls() : [];
+  const examples = demo || (await demoLedgerPresent(db)) ? demoExampleUrls() : [];
   const admin = listeners.adminUrl
     ? `  Admin listener: ${listeners.adminUrl} (POST ${listeners.adminUrl}/change-log-level, HTTP Basic auth)`
     : '  Admin listener: disabled (admin.enabled)';
@@ -67,11 +67,6 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
-}
-
-async function demoPresent(db: Db): Promise<boolean> {
-  const rows = await db.query(`select 1 from entity where memo = 'demo ledger' limit 1`);
-  return rows.length > 0;
 }
 
 export interface Listeners {

@@ -192,6 +192,12 @@ export async function loadDemoLedger(db: Db, config: Config): Promise<void> {
 }
 
 /** A few URLs that answer on the demo ledger. */
+/** Whether the demo ledger is in `db` (its accounts carry the memo `demo ledger`). */
+export async function demoLedgerPresent(db: Db): Promise<boolean> {
+  const rows = await db.query(`select 1 from entity where memo = 'demo ledger' limit 1`);
+  return rows.length > 0;
+}
+
 export function demoExampleUrls(): string[] {
   const setup = demoSetup() as { nfts: { account_id: string }[]; contractresults: { consensus_timestamp: bigint }[]; recordFiles: { index: number }[] };
   const contractTimestamp = formatTimestamp(setup.contractresults[0]!.consensus_timestamp);
