@@ -111,7 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   trackHandlers(app);
   registerHealthRoutes(app, ctx);
-  await registerDocsRoutes(app);
+  await registerDocsRoutes(app, config);
   registerApiRoutes(app, ctx);
   return app;
 }
