@@ -11,7 +11,7 @@ import type { Db } from '../db/db.js';
 import { errorBody } from './errors.js';
 import { isDatabaseUnavailable } from './errorHandler.js';
 
-/** Node's process and runtime metrics (CPU, memory, event-loop lag, GC, handles): one set per process. */
+/** Node's process and runtime metrics (CPU, memory, event-loop lag, GC, handles): one set per process, started with the first app that serves metrics. */
 let processRegistry: Registry | undefined;
 function processMetrics(): Registry {
   if (!processRegistry) {
@@ -188,6 +188,8 @@ export function installMetrics(app: FastifyInstance, config: Config, metrics: Se
     if (config.metrics.config.authentication && (!config.metrics.config.username || !config.metrics.config.password)) {
       throw new ConfigError('metrics.config.authentication is on but metrics.config.username or metrics.config.password is empty: set both');
     }
+    // started now, not at the first scrape: process CPU and event-loop delay count from here
+    processMetrics();
     registerScrape(app, path, config, metrics);
   }
   /** Adds the hook that reads the size of the body as serialised (call after ETag, before compression). */
