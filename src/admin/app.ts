@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { installErrorHandling } from '../http/errorHandler.js';
+import { installRequestIds, requestIdOf, RequestLogController } from '../http/requestId.js';
 import { ApiError, badRequest, errorBody } from '../http/errors.js';
 import { adminUser, installAdminAuth } from './auth.js';
 import { Credentials } from './credentials.js';
@@ -45,6 +46,8 @@ export async function buildAdminApp(options: AdminAppOptions): Promise<FastifyIn
 
   const app = Fastify({
     loggerInstance: logger.child({ listener: 'admin' }) as FastifyBaseLogger,
+    genReqId: requestIdOf,
+    logController: new RequestLogController(),
     bodyLimit: ADMIN_BODY_LIMIT,
     requestTimeout: 10_000,
     keepAliveTimeout: config.server.keepAliveTimeoutMs,
@@ -57,6 +60,7 @@ export async function buildAdminApp(options: AdminAppOptions): Promise<FastifyIn
     app.log.warn('no admin credentials configured (admin.users, admin.usersFile): /change-log-level refuses every request');
   }
   installErrorHandling(app);
+  installRequestIds(app);
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('x-content-type-options', 'nosniff');
     return payload;
