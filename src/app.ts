@@ -106,7 +106,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installEtag(app);
   measureBody();
   if (config.response.compression) {
-    await app.register(compress, { encodings: ['br', 'gzip'], threshold: config.response.compressionThreshold });
+    // every body up to 1 MiB is compressed in one synchronous call: the plugin's default on two
+    // cores (8 KiB) sends a 20 KB page through a zlib stream, which costs the service twice the
+    // CPU of the call (bench: gzip ×2.15 → ×1.51 of the uncompressed request's CPU for accounts)
+    await app.register(compress, { encodings: ['br', 'gzip'], threshold: config.response.compressionThreshold, syncThreshold: 1 << 20 });
   }
 
   trackHandlers(app);
