@@ -89,12 +89,13 @@ export class ServiceMetrics {
     this.dbErrors.labels(kind).inc();
   }
 
-  started(): void {
+  /** A request has arrived; `ended` is to be called once when its connection is done with it (answered or abandoned). */
+  started(): () => void {
     this.inProcessing.inc();
+    return () => this.inProcessing.dec();
   }
 
   finished(sample: { method: string; path: string; code: number; ms: number; requestBytes: number; responseBytes: number; shed: boolean }): void {
-    this.inProcessing.dec();
     const labels = { method: sample.method, path: sample.path, code: String(sample.code) };
     this.requests.inc();
     if (sample.code < 400) this.successes.inc();
@@ -155,10 +156,11 @@ export function installMetrics(app: FastifyInstance, config: Config, metrics: Se
   const path = metricsPath(config);
   const isScrape = (request: FastifyRequest) => request.routeOptions.url === path;
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (isScrape(request)) return;
     states.set(request, { start: process.hrtime.bigint(), responseBytes: 0, handled: false });
-    metrics.started();
+    // 'close' comes for every response, also one whose client went away before it was sent
+    reply.raw.once('close', metrics.started());
   });
   app.addHook('preHandler', async (request) => {
     const state = states.get(request);

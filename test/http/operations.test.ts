@@ -196,6 +196,37 @@ describe('operations through the listener', () => {
     });
   });
 
+  describe('requests in processing', () => {
+    it('counts a request until its connection is done with it, also when the client goes away first', async () => {
+      const h = harness();
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const slow: Db = {
+        ...h.db,
+        query: async (text, params) => {
+          await gate;
+          return h.db.query(text, params);
+        },
+      };
+      const { listeners: slowListeners } = await listen(cloneConfig(h.config), slow, h.clock);
+      try {
+        const url = slowListeners.publicUrl;
+        const abandoned = httpRequest(`${url}/api/v1/blocks`);
+        abandoned.on('error', () => undefined);
+        abandoned.end();
+        const inProcessing = async () => sample((await rawGet(`${url}/swagger/metrics/`)).body.toString(), 'api_all_request_in_processing_total');
+        for (let i = 0; i < 50 && (await inProcessing()) !== 1; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.equal(await inProcessing(), 1);
+        abandoned.destroy();
+        for (let i = 0; i < 50 && (await inProcessing()) !== 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.equal(await inProcessing(), 0);
+      } finally {
+        release();
+        await slowListeners.close();
+      }
+    });
+  });
+
   describe('request ids', () => {
     it('echoes a well-formed X-Request-Id and logs every line of the request with it', async () => {
       lines.length = 0;

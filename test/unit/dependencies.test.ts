@@ -21,8 +21,14 @@ describe('dependencies', () => {
     const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     const imported = new Set<string>();
     for (const file of sources(join(PROJECT_ROOT, 'src'))) {
-      for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'([^'.][^']*)'/g)) {
-        const specifier = match[1]!;
+      const text = readFileSync(file, 'utf8');
+      const specifiers = [
+        ...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*'([^']+)'/gm),
+        ...text.matchAll(/^\s*import\s*'([^']+)'/gm),
+        ...text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g),
+      ].map((m) => m[1]!);
+      for (const specifier of specifiers) {
+        if (specifier.startsWith('.')) continue;
         if (specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;
         imported.add(packageOf(specifier));
       }
