@@ -22,14 +22,25 @@ export interface LoadResult {
   unexpectedExamples: string[];
   /** connection errors by code, timeouts included */
   socketErrors: Record<string, number>;
+  /** mean bytes received per response (headers and body, as sent: compressed when negotiated) */
+  bytesPerResponse?: number;
 }
 
 interface Context {
   request?: MixRequest;
 }
 
-export function runLoad(baseUrl: string, mix: readonly MixRequest[], concurrency: number, durationSeconds: number, startAt = 0): Promise<LoadResult> {
+/** `headers` go on every request (an Accept-Encoding, for the compression measurement). */
+export function runLoad(
+  baseUrl: string,
+  mix: readonly MixRequest[],
+  concurrency: number,
+  durationSeconds: number,
+  startAt = 0,
+  headers: Record<string, string> = {},
+): Promise<LoadResult> {
   let next = startAt;
+  let bytes = 0;
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   const socketErrors: Record<string, number> = {};
@@ -42,6 +53,7 @@ export function runLoad(baseUrl: string, mix: readonly MixRequest[], concurrency
         url: baseUrl,
         connections: concurrency,
         duration: durationSeconds,
+        headers,
         timeout: 30,
         requests: [
           {
@@ -81,11 +93,13 @@ export function runLoad(baseUrl: string, mix: readonly MixRequest[], concurrency
           unexpected,
           unexpectedExamples,
           socketErrors,
+          bytesPerResponse: latencies.length ? bytes / latencies.length : NaN,
         });
       },
     );
-    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    instance.on('response', (_client, statusCode, responseBytes, responseTime) => {
       latencies.push(responseTime);
+      bytes += responseBytes;
       statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
     });
     instance.on('reqError', (err: { code?: string; message?: string }) => {
@@ -103,8 +117,9 @@ export async function runLoadWithCpu(
   concurrency: number,
   durationSeconds: number,
   startAt = 0,
+  headers: Record<string, string> = {},
 ): Promise<{ result: LoadResult; cpu: CpuPerRequest }> {
   const reading = startCpuReading(service.pid);
-  const result = await runLoad(service.baseUrl, mix, concurrency, durationSeconds, startAt);
+  const result = await runLoad(service.baseUrl, mix, concurrency, durationSeconds, startAt, headers);
   return { result, cpu: reading.perRequestUs(result.requests) };
 }

@@ -58,6 +58,58 @@ export interface BenchReport {
   mixes: Record<string, Record<string, Record<string, number>>>;
   results: AggregateRow[];
   measurements: Measurement[];
+  /** the cost of compression on the larger dataset (absent in reports written before it was measured) */
+  compression?: CompressionRow[];
+}
+
+/** One endpoint under one Accept-Encoding, over the rounds of the compression measurement. */
+export interface CompressionRow {
+  scale: string;
+  target: TargetName;
+  encoding: 'identity' | 'gzip' | 'br';
+  concurrency: number;
+  rounds: number;
+  rps: number;
+  bytesPerResponse: number;
+  serviceCpuUs: number;
+  /** medians over rounds of the ratio to identity measured in the same round */
+  bytesRatio: number;
+  serviceCpuRatio: number;
+  rpsRatio: number;
+}
+
+/** Medians over rounds, and each round's ratio to its own identity measurement. */
+export function aggregateCompression(
+  samples: { scale: string; target: TargetName; encoding: CompressionRow['encoding']; concurrency: number; round: number; rps: number; bytesPerResponse: number; serviceCpuUs: number }[],
+): CompressionRow[] {
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
+  const rows: CompressionRow[] = [];
+  const keys = [...new Set(samples.map((x) => `${x.scale}|${x.target}|${x.encoding}|${x.concurrency}`))];
+  for (const key of keys) {
+    const group = samples.filter((x) => `${x.scale}|${x.target}|${x.encoding}|${x.concurrency}` === key);
+    const first = group[0]!;
+    const identityOf = (round: number) => samples.find((x) => x.scale === first.scale && x.target === first.target && x.concurrency === first.concurrency && x.round === round && x.encoding === 'identity');
+    const ratio = (value: (x: (typeof samples)[number]) => number) =>
+      median(group.map((x) => value(x) / value(identityOf(x.round) ?? x)));
+    rows.push({
+      scale: first.scale,
+      target: first.target,
+      encoding: first.encoding,
+      concurrency: first.concurrency,
+      rounds: group.length,
+      rps: median(group.map((x) => x.rps)),
+      bytesPerResponse: median(group.map((x) => x.bytesPerResponse)),
+      serviceCpuUs: median(group.map((x) => x.serviceCpuUs)),
+      bytesRatio: ratio((x) => x.bytesPerResponse),
+      serviceCpuRatio: ratio((x) => x.serviceCpuUs),
+      rpsRatio: ratio((x) => x.rps),
+    });
+  }
+  return rows;
 }
 
 const keyOf = (m: { scale: string; target: TargetName; concurrency: number }) => `${m.scale}|${m.target}|${m.concurrency}`;
@@ -178,6 +230,24 @@ export function markdown(report: BenchReport): string {
       ...rows.map(
         (r) =>
           `| ${r.target} | ${r.concurrency} | ${fmt(r.rps, 0)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.p999Ms, 2)} | ${counts(r.non2xx)} | ${r.unexpected} | ${counts(r.socketErrors)} | ${pct(r.ofJsonCeiling)} | ${pct(r.ofPkCeiling)} | ${fmt(r.serviceCpuUs, 0)} | ${fmt(r.postgresCpuUs, 0)} | ${fmt(r.loadGeneratorCpuUs, 0)} | ${fmt(r.rssMb, 0)}${growth ? ` | ${r.p50Growth === null ? '–' : `×${fmt(r.p50Growth, 2)}`}` : ''} |`,
+      ),
+    );
+  }
+  if (report.compression?.length) {
+    const c = report.compression[0]!;
+    lines.push(
+      '',
+      `## Compression (${c.scale}, ${c.concurrency} connections)`,
+      '',
+      `Each endpoint's mix with no Accept-Encoding, then \`gzip\`, then \`br\`, ${c.rounds} rounds in turn; bytes are those received per response ` +
+        `(headers included), CPU the service's per request. The ratios are medians over rounds of each round's value over the identity ` +
+        `measurement of the same round, so they hold across the host's drift; absolute figures vary from run to run.`,
+      '',
+      '| endpoint | encoding | bytes/response | × identity | CPU µs/req service | × identity | req/s | × identity |',
+      '|---|---|---:|---:|---:|---:|---:|---:|',
+      ...report.compression.map(
+        (r) =>
+          `| ${r.target} | ${r.encoding} | ${fmt(r.bytesPerResponse, 0)} | ${fmt(r.bytesRatio, 2)} | ${fmt(r.serviceCpuUs, 0)} | ${fmt(r.serviceCpuRatio, 2)} | ${fmt(r.rps, 0)} | ${fmt(r.rpsRatio, 2)} |`,
       ),
     );
   }

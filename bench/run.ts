@@ -14,7 +14,7 @@ import { prepareDataset } from './datasets.js';
 import { runLoad, runLoadWithCpu } from './load.js';
 import { buildMixes } from './mixes.js';
 import { BenchUsageError, parseBenchOptions, USAGE, type BenchOptions } from './options.js';
-import { aggregate, markdown, pairSeconds, svgChart, type BenchReport, type Measurement } from './report.js';
+import { aggregate, aggregateCompression, markdown, pairSeconds, svgChart, type BenchReport, type CompressionRow, type Measurement } from './report.js';
 import { serviceEnv, startService, type BenchService } from './service.js';
 import { CEILING_TARGETS, type MixRequest, type TargetName } from './targets.js';
 
@@ -143,6 +143,33 @@ async function measureAll(options: BenchOptions, scales: readonly ScaleUnderTest
   return measurements;
 }
 
+/** The endpoints whose bodies pass the compression threshold most, and the encodings compared. */
+const COMPRESSION_TARGETS: TargetName[] = ['accounts', 'account-nfts', 'blocks'];
+const ENCODINGS: [CompressionRow['encoding'], Record<string, string>][] = [
+  ['identity', {}],
+  ['gzip', { 'accept-encoding': 'gzip' }],
+  ['br', { 'accept-encoding': 'br' }],
+];
+const COMPRESSION_ROUNDS = 2;
+const COMPRESSION_CONCURRENCY = 8;
+
+/** The CPU cost of compression: each endpoint's mix under each Accept-Encoding, in rounds taken back to back. */
+async function measureCompression(options: BenchOptions, s: ScaleUnderTest): Promise<CompressionRow[]> {
+  const samples: Parameters<typeof aggregateCompression>[0] = [];
+  for (const target of COMPRESSION_TARGETS.filter((t) => options.targets.includes(t))) {
+    for (let round = 1; round <= COMPRESSION_ROUNDS; round++) {
+      for (const [encoding, headers] of ENCODINGS) {
+        const { result, cpu } = await runLoadWithCpu(s.service, s.mixes[target], COMPRESSION_CONCURRENCY, options.durationSeconds, round * 101, headers);
+        const sample = { scale: s.scale, target, encoding, concurrency: COMPRESSION_CONCURRENCY, round, rps: result.rps, bytesPerResponse: result.bytesPerResponse ?? NaN, serviceCpuUs: cpu.service };
+        samples.push(sample);
+        log(`compression ${s.scale} ${target.padEnd(14)} ${encoding.padEnd(8)} round ${round}  ${Math.round(result.rps)} req/s  ${Math.round(sample.bytesPerResponse)} B/response  cpu/req service ${cpu.service.toFixed(0)} µs`);
+        await settle(s.service.baseUrl, s.pkPath);
+      }
+    }
+  }
+  return aggregateCompression(samples);
+}
+
 async function main(): Promise<number> {
   const options = parseBenchOptions(process.argv.slice(2));
   const startedAt = new Date();
@@ -151,6 +178,7 @@ async function main(): Promise<number> {
   let backend: string = options.backend;
   const scales: ScaleUnderTest[] = [];
   let measurements: Measurement[];
+  let compression: CompressionRow[];
   try {
     for (const scale of options.scales) {
       log(`== ${scale} dataset (${options.backend}${options.schema === 'mirror' ? ", mirror node's schema" : ''}, seed ${options.seed})`);
@@ -167,6 +195,7 @@ async function main(): Promise<number> {
       await warmUp(options, s);
     }
     measurements = await measureAll(options, scales);
+    compression = await measureCompression(options, scales[scales.length - 1]!);
   } finally {
     for (const s of scales) await s.service.stop();
   }
@@ -181,6 +210,7 @@ async function main(): Promise<number> {
     mixes: mixesByScale,
     results: aggregate(measurements, options.scales),
     measurements,
+    compression,
   };
   const outDir = resolve(PROJECT_ROOT, options.outDir);
   mkdirSync(outDir, { recursive: true });

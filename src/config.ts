@@ -4,7 +4,8 @@
  * `network` use the reference's names (`hiero.mirror.rest.*`) so that its settings carry over.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseDocument as parseYamlDocument } from 'yaml';
+import { isReferenceFile, translateReferenceEnv, translateReferenceFile } from './referenceConfig.js';
 
 export interface Config {
   port: number;
@@ -27,6 +28,10 @@ export interface Config {
     limit: { default: number; max: number; tokenBalance: { singleAccount: number } };
     includeHostInLink: boolean;
     enableDelegationAddress: boolean;
+    /** gzip or br for a client that accepts it (the reference's `response.compression`) */
+    compression: boolean;
+    /** bodies smaller than this many bytes are sent uncompressed */
+    compressionThreshold: number;
   };
   query: {
     maxRepeatedQueryParameters: number;
@@ -40,6 +45,13 @@ export interface Config {
   log: {
     /** pino level at start-up (`silly` is taken as `trace`); changed at run time by POST /change-log-level */
     level: string;
+    /** readable lines for people (pino-pretty) instead of JSON lines */
+    pretty: boolean;
+  };
+  /** Prometheus metrics at `${config.uriPath}/metrics/` on the public listener (the reference's `metrics.*`) */
+  metrics: {
+    enabled: boolean;
+    config: { authentication: boolean; username: string; password: string; uriPath: string };
   };
   server: {
     /** concurrent requests beyond which new ones get 503 */
@@ -93,6 +105,8 @@ export function defaultConfig(): Config {
       limit: { default: 25, max: 100, tokenBalance: { singleAccount: 1000 } },
       includeHostInLink: false,
       enableDelegationAddress: false,
+      compression: true,
+      compressionThreshold: 1024,
     },
     query: {
       maxRepeatedQueryParameters: 100,
@@ -103,7 +117,8 @@ export function defaultConfig(): Config {
       precedingTransactionTypes: [11, 15],
     },
     network: { chainId: '0x128' },
-    log: { level: 'info' },
+    log: { level: 'info', pretty: false },
+    metrics: { enabled: true, config: { authentication: false, username: '', password: '', uriPath: '/swagger' } },
     server: {
       maxInFlight: 1024,
       requestTimeoutMs: 30_000,
@@ -132,6 +147,11 @@ export function defaultConfig(): Config {
   };
 }
 
+/** A setting that cannot be used; the message names it (and the variable or file it came from) and the fix. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
 type Plain = Record<string, unknown>;
 
 function isPlainObject(v: unknown): v is Plain {
@@ -140,33 +160,39 @@ function isPlainObject(v: unknown): v is Plain {
 
 /** Coerces `value` to the type of `template` (bigint, number, boolean, string, string[] or number[]). */
 function coerce(template: unknown, value: unknown, path: string): unknown {
-  const fail = () => new Error(`config ${path}: cannot use ${JSON.stringify(String(value))}`);
+  const fail = (expected: string) => new ConfigError(`${path}: ${JSON.stringify(String(value))} is not ${expected}`);
   if (typeof template === 'bigint') {
     if (typeof value === 'bigint') return value;
     if ((typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^-?\d+$/.test(value))) {
       return BigInt(value);
     }
-    throw fail();
+    throw fail('an integer');
   }
   if (typeof template === 'number') {
-    const n = typeof value === 'string' ? Number(value) : value;
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
     if (typeof n === 'bigint') return Number(n);
-    if (typeof n !== 'number' || Number.isNaN(n)) throw fail();
+    if (typeof n !== 'number' || Number.isNaN(n)) throw fail('a number');
     return n;
   }
   if (typeof template === 'boolean') {
     if (typeof value === 'boolean') return value;
     if (value === 'true' || value === '1') return true;
     if (value === 'false' || value === '0') return false;
-    throw fail();
+    throw fail('true or false');
   }
   if (Array.isArray(template)) {
     const items = Array.isArray(value) ? value : String(value).split(',').filter((s) => s !== '');
     const numeric = template.length > 0 && typeof template[0] === 'number';
-    return items.map((i) => (numeric ? Number(i) : String(i)));
+    return items.map((i) => {
+      if (numeric && Number.isNaN(Number(i))) throw fail('a list of numbers');
+      return numeric ? Number(i) : String(i);
+    });
   }
-  if (typeof template === 'string') return String(value);
-  throw fail();
+  if (typeof template === 'string') {
+    if (isPlainObject(value) || Array.isArray(value)) throw fail('a string');
+    return String(value);
+  }
+  throw fail('a setting');
 }
 
 /**
@@ -180,10 +206,13 @@ export function mergeConfig(target: Plain, overrides: unknown, ignoreUnknown = f
     const path = prefix ? `${prefix}.${key}` : key;
     if (!(key in target)) {
       if (ignoreUnknown) continue;
-      throw new Error(`config ${path}: unknown setting`);
+      throw new ConfigError(`${path}: unknown setting`);
     }
     const current = target[key];
-    if (isPlainObject(current)) mergeConfig(current, value, ignoreUnknown, path);
+    if (isPlainObject(current)) {
+      if (!isPlainObject(value) && value !== null && value !== undefined) throw new ConfigError(`${path}: a group of settings, not ${JSON.stringify(String(value))}`);
+      mergeConfig(current, value, ignoreUnknown, path);
+    }
     else target[key] = coerce(current, value, path);
   }
 }
@@ -211,23 +240,108 @@ function setPath(root: Plain, dotted: string, value: unknown): void {
   node[parts.at(-1)!] = value;
 }
 
+/** Reads a JSON or YAML config file; every failure is a ConfigError naming the file. */
 export function readConfigFile(path: string): unknown {
-  const text = readFileSync(path, 'utf8');
-  return path.endsWith('.json') ? JSON.parse(text) : parseYaml(text, { intAsBigInt: true });
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be read (permission denied)' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${(err as Error).message})`;
+    throw new ConfigError(`config file ${path} (LQS_CONFIG_FILE) ${why}`);
+  }
+  try {
+    if (path.endsWith('.json')) return JSON.parse(text);
+    const doc = parseYamlDocument(text, { intAsBigInt: true, prettyErrors: true });
+    if (doc.errors.length > 0) throw doc.errors[0];
+    return doc.toJS();
+  } catch (err) {
+    const firstLine = String((err as Error).message).split('\n')[0]!.replace(/:$/, '');
+    throw new ConfigError(`config file ${path} (LQS_CONFIG_FILE) is not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${firstLine}`);
+  }
 }
 
-/** Defaults ← config file ← environment (`LQS_*`, plus the conventional `DATABASE_URL` and `PORT`). */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, file = env.LQS_CONFIG_FILE): Config {
+/** Checks what a type alone does not: ports, sizes, the database URL. `origin` names where a setting came from. */
+function validate(config: Config, origin: (path: string) => string): void {
+  const port = (path: string, value: number) => {
+    if (!Number.isInteger(value) || value < 0 || value > 65535) throw new ConfigError(`${origin(path)}: ${value} is not a port (an integer from 0 to 65535)`);
+  };
+  port('port', config.port);
+  port('admin.port', config.admin.port);
+  if (!Number.isInteger(config.db.poolSize) || config.db.poolSize < 1) throw new ConfigError(`${origin('db.poolSize')}: ${config.db.poolSize} is not a pool size (an integer of 1 or more)`);
+  if (config.db.url) {
+    let url: URL | null = null;
+    try {
+      url = new URL(config.db.url);
+    } catch {
+      // reported below
+    }
+    if (!url || !/^postgres(ql)?:$/.test(url.protocol) || !url.hostname) {
+      throw new ConfigError(`${origin('db.url')}: ${JSON.stringify(config.db.url)} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`);
+    }
+  }
+}
+
+/** Merges `settings`, naming `origins[path]` (where the setting came from) in an error. */
+function mergeFrom(config: Config, settings: unknown, origin: (path: string) => string): void {
+  try {
+    mergeConfig(config as unknown as Plain, settings);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    const at = err.message.indexOf(': ');
+    const path = err.message.slice(0, at);
+    throw new ConfigError(`${origin(path)}: ${err.message.slice(at + 2)}`);
+  }
+}
+
+/**
+ * Defaults ← config file (ours, or the reference's `hiero.mirror.rest` layout) ←
+ * `HIERO_MIRROR_REST_*`/`HIERO_MIRROR_COMMON_*` ← `DATABASE_URL`, `PORT` ← `LQS_*`. Reference keys we
+ * do not model are ignored with one warning (`warn`, stderr by default).
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  file = env.LQS_CONFIG_FILE,
+  warn: (message: string) => void = (message) => process.stderr.write(`warning: ${message}\n`),
+): Config {
   const config = defaultConfig();
-  if (file) mergeConfig(config as unknown as Plain, readConfigFile(file));
-  const fromEnv: Plain = {};
-  if (env.DATABASE_URL) setPath(fromEnv, 'db.url', env.DATABASE_URL);
-  if (env.PORT) setPath(fromEnv, 'port', env.PORT);
+  const origins = new Map<string, string>();
+  if (file) {
+    const parsed = readConfigFile(file);
+    if (isReferenceFile(parsed)) {
+      let reference: ReturnType<typeof translateReferenceFile>;
+      try {
+        reference = translateReferenceFile(parsed as Plain);
+      } catch (err) {
+        throw err instanceof ConfigError ? new ConfigError(`config file ${file}: ${err.message}`) : err;
+      }
+      if (reference.ignored.length > 0) warn(`config file ${file}: ignoring settings of the reference this service does not use: ${reference.ignored.join(', ')}`);
+      mergeFrom(config, reference.settings, (path) => `config file ${file}: ${reference.origins[path] ?? path}`);
+      for (const [path, key] of Object.entries(reference.origins)) origins.set(path, `${key} in ${file}`);
+    } else {
+      mergeFrom(config, parsed, (path) => `config file ${file}: ${path}`);
+      for (const [path] of settingNames()) origins.set(path, `${path} in ${file}`);
+    }
+  }
+  const reference = translateReferenceEnv(env);
+  if (reference.ignored.length > 0) warn(`ignoring variables of the reference this service does not use: ${reference.ignored.join(', ')}`);
+  mergeFrom(config, reference.settings, (path) => `${reference.origins[path] ?? path} (${path})`);
+  for (const [path, name] of Object.entries(reference.origins)) origins.set(path, `${name} (${path})`);
+
+  const variables: [string, string, string][] = [];
+  if (env.DATABASE_URL) variables.push(['db.url', 'DATABASE_URL', env.DATABASE_URL]);
+  if (env.PORT) variables.push(['port', 'PORT', env.PORT]);
   for (const [path, name] of settingNames(config)) {
     const value = env[name];
-    if (value !== undefined && value !== '') setPath(fromEnv, path, value);
+    if (value !== undefined && value !== '') variables.push([path, name, value]);
   }
-  mergeConfig(config as unknown as Plain, fromEnv);
+  for (const [path, name, value] of variables) {
+    const one: Plain = {};
+    setPath(one, path, value);
+    mergeFrom(config, one, () => `${name} (${path})`);
+    origins.set(path, `${name} (${path})`);
+  }
+  validate(config, (path) => origins.get(path) ?? path);
   return config;
 }
 

@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 /** The levels POST /change-log-level accepts; `silly` is pino's `trace`. */
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silly'] as const;
@@ -14,8 +15,10 @@ const toPino = (level: string): string => (level === 'silly' ? 'trace' : level);
  * The process's root logger (pino, Fastify's logger). Every listener logs through it or a child of
  * it; `destination` defaults to stdout (tests pass a stream to read the lines).
  */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino({ level: toPino(level), base: { service: 'ledger-query-service' } }, destination);
+export function createLogger(level: string, destination?: DestinationStream, options: { pretty?: boolean } = {}): Logger {
+  // readable lines for people (`log.pretty`): pino-pretty in this thread, so that lines stay in order with stdout
+  const out = options.pretty ? pretty({ destination: destination ?? 1, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }) : destination;
+  return pino({ level: toPino(level), base: { service: 'ledger-query-service' } }, out);
 }
 
 /**

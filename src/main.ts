@@ -1,54 +1,78 @@
 #!/usr/bin/env node
-/** The command line: serve (default) | migrate | fixtures load | conformance | generate | demo. */
+/**
+ * The command line (commander): serve (default) | migrate | fixtures load | conformance | generate |
+ * demo load | admin hash-password, each with its own --help; unknown options and unexpected
+ * arguments are refused. Every failure ends as one line on stderr and a non-zero exit (2 for a
+ * wrong command line, 1 otherwise); the stack follows only at LQS_LOG_LEVEL=debug or silly.
+ */
 import { existsSync, readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_SPECS_DIR } from './paths.js';
-import { UserFacingError } from './userError.js';
+import { describeFailure, UserError } from './cli/failure.js';
+import { SCALE_NAMES, type ScaleName } from './generate/scales.js';
+import type { Config } from './config.js';
 
-const USAGE = `usage: lqs <command> [options]
+const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
-commands:
-  serve                          serve the API (default); --no-migrate for a read-only role
-  migrate                        create or update the schema and exit (never a mirror node database)
-  indexes                        add the service's optional indexes to a mirror node database
-                                 (CREATE INDEX CONCURRENTLY; idempotent)
-  fixtures load FILE… [--reset]  load the setup of spec files into the configured database
-  conformance [DIR…]             run spec folders [--backend pglite|postgres] [--schema project|mirror] [--json FILE]
-                                 [--filter TEXT] [--quiet] [--report-only [--require FOLDER…]]
-  generate --scale S [--seed N]  write a synthetic ledger (tiny|small|medium|large) into the configured
-                                 database [--force] [--no-progress]
-  demo load                      load the demo ledger into the configured database
-  admin hash-password [USER]     read a password on stdin, print an admin.users entry with its scrypt hash
+const CONFIGURATION = `
+Configuration: defaults, then LQS_CONFIG_FILE (JSON or YAML), then LQS_* variables, DATABASE_URL
+(PostgreSQL; unset: embedded PGlite in LQS_DB_DATADIR, default ./data, "memory" for none) and PORT.`;
 
-configuration: defaults, then LQS_CONFIG_FILE (JSON or YAML), then LQS_* variables,
-DATABASE_URL (PostgreSQL; unset: embedded PGlite in LQS_DB_DATADIR, default ./data) and PORT.`;
+/** Exit code of a command that ran to its end (serve keeps running and sets none). */
+let exitCode: number | undefined;
 
-async function main(argv: string[]): Promise<number> {
-  const [command = 'serve', ...rest] = argv;
-  switch (command) {
-    case 'serve': {
-      const { values } = parseArgs({ args: rest, options: { 'no-migrate': { type: 'boolean' } } });
+function seedOption(text: string): number {
+  if (!/^\d{1,9}$/.test(text)) throw new InvalidArgumentError('an integer from 0 to 999999999.');
+  return Number(text);
+}
+
+function program(): Command {
+  const cli = new Command('lqs')
+    .description('Ledger Query Service: a read-only JSON API over Hiero mirror node data')
+    .version(VERSION, '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'show help (also after any command)')
+    .addHelpCommand('help [command]', 'show help for a command')
+    .addHelpText('after', CONFIGURATION)
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text) });
+
+  cli
+    .command('serve')
+    .description('serve the API and the admin listener (the default command)')
+    .option('--no-migrate', 'do not create or update the schema (for a role that can only SELECT)')
+    .action(async (options: { migrate: boolean }) => {
       // nothing is open yet while the server's modules load: a signal then ends the process with 0
       const early = () => process.exit(0);
       process.once('SIGTERM', early).once('SIGINT', early);
       const { serve } = await import('./server.js');
       process.off('SIGTERM', early).off('SIGINT', early);
-      await serve({ migrate: !values['no-migrate'] });
-      return -1;
-    }
-    case 'migrate': {
+      await serve({ migrate: options.migrate });
+    });
+
+  cli
+    .command('migrate')
+    .description('create or update the schema in the configured database, then exit (never a mirror node database)')
+    .action(async () => {
       const { loadConfig } = await import('./config.js');
       const { openDatabase } = await import('./db/open.js');
+      const { migrate } = await import('./db/migrate.js');
       const config = loadConfig();
       config.db.migrate = false;
       const db = await openDatabase(config);
-      const { migrate } = await import('./db/migrate.js');
-      const applied = await migrate(db).finally(() => db.close());
-      console.log(applied.length ? `applied ${applied.join(', ')}` : 'schema is up to date');
-      return 0;
-    }
-    case 'indexes': {
-      parseArgs({ args: rest, options: {} }); // no options: anything given is refused
+      try {
+        const applied = await migrate(db);
+        console.log(applied.length ? `applied ${applied.join(', ')}` : 'schema is up to date');
+      } finally {
+        await db.close();
+      }
+      exitCode = 0;
+    });
+
+  cli
+    .command('indexes')
+    .description("add the service's optional indexes to a mirror node database (CREATE INDEX CONCURRENTLY, idempotent)")
+    .action(async () => {
       const { loadConfig } = await import('./config.js');
       const { openDatabase } = await import('./db/open.js');
       const { addOptionalIndexes } = await import('./db/optionalIndexes.js');
@@ -62,103 +86,139 @@ async function main(argv: string[]): Promise<number> {
       } finally {
         await db.close();
       }
-      return 0;
-    }
-    case 'fixtures': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { reset: { type: 'boolean' } } });
-      const [sub, ...files] = positionals;
-      if (sub !== 'load' || files.length === 0) throw new UsageError('fixtures load FILE… [--reset]');
+      exitCode = 0;
+    });
+
+  const fixtures = cli.command('fixtures').description('load spec fixtures (see fixtures load --help)');
+  fixtures
+    .command('load')
+    .description('load the `setup` of spec files into the configured database')
+    .argument('<file...>', 'spec files (JSON)')
+    .option('--reset', 'empty the tables first')
+    .action(async (files: string[], options: { reset?: boolean }) => {
       const { loadFixtureFiles } = await import('./fixtures/files.js');
-      await loadFixtureFiles(files, Boolean(values.reset));
-      return 0;
-    }
-    case 'conformance': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: {
-          backend: { type: 'string', default: 'pglite' },
-          schema: { type: 'string', default: 'project' },
-          json: { type: 'string' },
-          filter: { type: 'string' },
-          'report-only': { type: 'boolean' },
-          require: { type: 'string', multiple: true },
-          quiet: { type: 'boolean' },
-        },
-      });
-      if (values.backend !== 'pglite' && values.backend !== 'postgres') throw new UsageError('--backend pglite|postgres');
-      const dirs = positionals.length > 0 ? positionals : existsSync(DEFAULT_SPECS_DIR) ? [DEFAULT_SPECS_DIR] : [];
-      if (dirs.length === 0) throw new UsageError(`no spec folder given and ${DEFAULT_SPECS_DIR} does not exist`);
-      if (values.schema !== 'project' && values.schema !== 'mirror') throw new UsageError('--schema project|mirror');
-      if (values.schema === 'mirror' && values.backend !== 'postgres') throw new UsageError('--schema mirror needs --backend postgres');
+      await loadFixtureFiles(files, Boolean(options.reset));
+      exitCode = 0;
+    });
+
+  cli
+    .command('conformance')
+    .description("run the reference's spec folders through the HTTP layer and compare the answers")
+    .argument('[dir...]', `spec folders (default ${DEFAULT_SPECS_DIR})`)
+    .addOption(new Option('--backend <backend>', 'database for the cases').choices(['pglite', 'postgres']).default('pglite'))
+    .addOption(
+      new Option('--schema <schema>', "the private database's schema: the project's, or the mirror node's read as a SELECT-only role (postgres only)")
+        .choices(['project', 'mirror'])
+        .default('project'),
+    )
+    .option('--json <file>', 'write the results as JSON')
+    .option('--filter <text>', 'run only the cases whose file or URL contains TEXT')
+    .option('--quiet', 'print only failures and the summary')
+    .option('--report-only', 'exit 0 even with failures (see --require)')
+    .option('--require <folder...>', 'with --report-only: folders that must still pass')
+    .action(async (dirs: string[], options: { backend: 'pglite' | 'postgres'; schema: 'project' | 'mirror'; json?: string; filter?: string; quiet?: boolean; reportOnly?: boolean; require?: string[] }) => {
+      const chosen = dirs.length > 0 ? dirs : existsSync(DEFAULT_SPECS_DIR) ? [DEFAULT_SPECS_DIR] : [];
+      if (chosen.length === 0) throw new UserError(`no spec folder given and ${DEFAULT_SPECS_DIR} does not exist`);
+      for (const dir of chosen) if (!existsSync(dir)) throw new UserError(`spec folder ${dir} does not exist`);
+      if (options.schema === 'mirror' && options.backend !== 'postgres') throw new UserError('--schema mirror needs --backend postgres');
       const { runConformance } = await import('./conformance/runner.js');
-      const summary = await runConformance({ dirs, backend: values.backend, schema: values.schema, json: values.json, filter: values.filter, quiet: values.quiet });
-      if (values['report-only']) {
+      const summary = await runConformance({ dirs: chosen, backend: options.backend, schema: options.schema, json: options.json, filter: options.filter, quiet: options.quiet });
+      if (options.reportOnly) {
         // with --require, failures in those folders still fail the run
-        const required = values.require ?? [];
-        const failing = required.filter((group) => (summary.groups[group]?.failed ?? 0) > 0 || !summary.groups[group]);
+        const failing = (options.require ?? []).filter((group) => (summary.groups[group]?.failed ?? 0) > 0 || !summary.groups[group]);
         if (failing.length > 0) console.log(`required folders with failures: ${failing.join(', ')}`);
-        return failing.length > 0 ? 1 : 0;
+        exitCode = failing.length > 0 ? 1 : 0;
+      } else {
+        exitCode = summary.failed > 0 ? 1 : 0;
       }
-      return summary.failed > 0 ? 1 : 0;
-    }
-    case 'generate': {
-      const { generateCommand, GenerateUsageError } = await import('./generate/cli.js');
-      try {
-        return await generateCommand(rest);
-      } catch (err) {
-        if (err instanceof GenerateUsageError) throw new UsageError(err.message);
-        throw err;
-      }
-    }
-    case 'demo': {
-      if (rest[0] !== 'load') throw new UsageError('demo load');
+    });
+
+  cli
+    .command('generate')
+    .description('write a synthetic ledger into the configured database')
+    .addOption(new Option('--scale <scale>', 'dataset size').choices(SCALE_NAMES).makeOptionMandatory())
+    .option('--seed <n>', 'random seed, an integer from 0 to 999999999', seedOption, 1)
+    .option('--force', 'generate even if the database already holds data')
+    .option('--no-progress', 'print no progress bar')
+    .action(async (options: { scale: ScaleName; seed: number; force?: boolean; progress: boolean }) => {
+      const { generateCommand } = await import('./generate/cli.js');
+      exitCode = await generateCommand({ scale: options.scale, seed: options.seed, force: Boolean(options.force), progress: options.progress });
+    });
+
+  const demo = cli.command('demo').description('the demo ledger (see demo load --help)');
+  demo
+    .command('load')
+    .description('load the demo ledger into the configured database (nothing to do when it is there)')
+    .action(async () => {
       const { loadConfig } = await import('./config.js');
       const { openDatabase } = await import('./db/open.js');
-      const { loadDemoLedger } = await import('./demo/ledger.js');
+      const { loadDemoLedger, isDemoLedger } = await import('./demo/ledger.js');
       const config = loadConfig();
       const db = await openDatabase(config);
-      await loadDemoLedger(db, config);
-      await db.close();
-      console.log('demo ledger loaded');
-      return 0;
-    }
-    case 'admin': {
-      const [sub, user, ...extra] = rest;
-      if (sub !== 'hash-password' || extra.length > 0) throw new UsageError('admin hash-password [USER]');
+      try {
+        if (await isDemoLedger(db, config)) {
+          console.log('the demo ledger is already loaded; nothing to do');
+        } else {
+          await loadDemoLedger(db, config);
+          console.log('demo ledger loaded');
+        }
+      } finally {
+        await db.close();
+      }
+      exitCode = 0;
+    });
+
+  const admin = cli.command('admin').description('admin listener tools (see admin hash-password --help)');
+  admin
+    .command('hash-password')
+    .description('read a password on stdin and print an admin.users entry with its scrypt hash')
+    .argument('[user]', 'the user name of the entry (without it, only the hash)')
+    .action(async (user: string | undefined) => {
       const { hashPasswordCommand } = await import('./admin/cli.js');
       console.log(await hashPasswordCommand(user));
-      return 0;
-    }
-    case 'help':
-    case '--help':
-    case '-h':
-      console.log(USAGE);
-      return 0;
-    case '--version':
-      console.log(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
-      return 0;
-    default:
-      throw new UsageError(`unknown command ${command}`);
+      exitCode = 0;
+    });
+
+  // every (sub)command refuses what it does not know and reports through exitOverride
+  const configure = (command: Command) => {
+    command.exitOverride().showHelpAfterError('(add --help for usage)').allowExcessArguments(false).allowUnknownOption(false);
+    command.configureOutput({ outputError: (text, write) => write(text) });
+    for (const sub of command.commands) configure(sub);
+  };
+  configure(cli);
+  return cli;
+}
+
+/** The configuration the failure happened under, for naming the database and ports (none if it cannot load). */
+async function configForMessages(): Promise<Config | undefined> {
+  try {
+    const { loadConfig } = await import('./config.js');
+    return loadConfig();
+  } catch {
+    return undefined;
   }
 }
 
-class UsageError extends Error {}
+function wantsStacks(): boolean {
+  const level = process.env.LQS_LOG_LEVEL;
+  return level === 'debug' || level === 'silly' || level === 'trace';
+}
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code >= 0) process.exitCode = code;
-  },
-  (err: unknown) => {
-    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      console.error(`${(err as Error).message}\n\n${USAGE}`);
-      process.exitCode = 2;
-    } else if (err instanceof UserFacingError) {
-      console.error(err.message);
-      process.exitCode = 1;
-    } else {
-      console.error(err);
-      process.exitCode = 1;
+async function main(argv: string[]): Promise<void> {
+  try {
+    // no command at all: serve (`lqs bogus` is still an unknown command)
+    await program().parseAsync(argv.length === 0 ? ['serve'] : argv, { from: 'user' });
+    if (exitCode !== undefined) process.exitCode = exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // help and version exit 0; a wrong command line 2 (commander has printed the message)
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
     }
-  },
-);
+    process.stderr.write(`error: ${describeFailure(err, await configForMessages())}\n`);
+    if (wantsStacks()) process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+await main(process.argv.slice(2));

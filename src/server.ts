@@ -11,8 +11,9 @@ import { openDatabase } from './db/open.js';
 import { loadDemoLedger, demoExampleUrls, isDemoLedger } from './demo/ledger.js';
 import { missingSchema } from './db/schemaRequirements.js';
 import { OutageLog } from './http/outageLog.js';
-import { UserFacingError } from './userError.js';
+import { UserError } from './userError.js';
 import { createLogger } from './logger.js';
+import { ServiceMetrics } from './http/metrics.js';
 
 async function isEmpty(db: Db): Promise<boolean> {
   const rows = await db.query('select (select count(*) from (select 1 from entity limit 1) e) + (select count(*) from (select 1 from record_file limit 1) r) as n');
@@ -62,11 +63,17 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
   try {
     const config = loadConfig();
     if (!options.migrate) config.db.migrate = false;
-    logger = createLogger(config.log.level);
+    logger = createLogger(config.log.level, undefined, { pretty: config.log.pretty });
     logger.info({ pid: process.pid }, 'starting');
     outages = new OutageLog(logger);
     const faults = outages;
-    db = await during(openDatabase(config, (err) => faults.record('connection', err)));
+    let metrics: ServiceMetrics | undefined;
+    db = await during(
+      openDatabase(config, (err) => {
+        faults.record('connection', err);
+        metrics?.dbError('idle_connection');
+      }),
+    );
     if (stopping) return;
     const checked = db;
     await during(checkSchema(checked).catch(async (err: unknown) => {
@@ -74,6 +81,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
       throw err;
     }));
     if (stopping) return;
+    metrics = new ServiceMetrics(db);
     logger.info({ backend: db.backend, dataDir: db.backend === 'pglite' ? config.db.dataDir || '(memory)' : undefined }, 'database ready');
 
     let demo = false;
@@ -87,7 +95,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
 
     const opened = db;
     listeners = await during(
-      startListeners({ config, db, clock: systemClock, logger, outages }).catch(async (err: unknown) => {
+      startListeners({ config, db, clock: systemClock, logger, outages, metrics }).catch(async (err: unknown) => {
         if (!stopping) await opened.close();
         throw err;
       }),
@@ -115,7 +123,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
 async function checkSchema(db: Db): Promise<void> {
   const missing = await missingSchema(db);
   if (missing.length > 0) {
-    throw new UserFacingError(
+    throw new UserError(
       `The database lacks what the service reads (a mirror node database of another version?): ${missing.join('; ')}`,
     );
   }
@@ -137,7 +145,7 @@ function listeningUrl(app: FastifyInstance): string {
 }
 
 /** Builds the public app and the admin app over one root logger and listens on both ports. */
-export async function startListeners(options: { config: Config; db: Db; clock: Clock; logger: Logger; outages?: OutageLog }): Promise<Listeners> {
+export async function startListeners(options: { config: Config; db: Db; clock: Clock; logger: Logger; outages?: OutageLog; metrics?: ServiceMetrics }): Promise<Listeners> {
   const { config } = options;
   const admin = config.admin.enabled ? await buildAdminApp({ config, logger: options.logger }) : null;
   const app = await buildApp(options);

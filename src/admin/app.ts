@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { installErrorHandling } from '../http/errorHandler.js';
 import { clientErrorHandler, frameworkErrorHandler } from '../http/clientErrors.js';
+import { installRequestIds, requestIdOf, RequestLogController } from '../http/requestId.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { adminUser, installAdminAuth, type AdminGuards } from './auth.js';
 import { Credentials } from './credentials.js';
@@ -52,6 +53,8 @@ export async function buildAdminApp(options: AdminAppOptions): Promise<FastifyIn
     );
   const app = Fastify({
     loggerInstance: logger.child({ listener: 'admin' }) as FastifyBaseLogger,
+    genReqId: requestIdOf,
+    logController: new RequestLogController(),
     bodyLimit: ADMIN_BODY_LIMIT,
     requestTimeout: ADMIN_REQUEST_TIMEOUT_MS,
     keepAliveTimeout: config.server.keepAliveTimeoutMs,
@@ -69,6 +72,7 @@ export async function buildAdminApp(options: AdminAppOptions): Promise<FastifyIn
     app.log.warn('no admin credentials configured (admin.users, admin.usersFile): /change-log-level refuses every request');
   }
   installErrorHandling(app);
+  installRequestIds(app);
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.headers(NOSNIFF);
     return payload;

@@ -19,6 +19,8 @@ export interface Db extends Queryable {
   /** Reads the database's own types (domains, enums, their arrays) again; call after changing the schema. */
   refreshTypes(): Promise<void>;
   close(): Promise<void>;
+  /** The connection pool's state (PostgreSQL only): connections open, of them idle, and queries waiting for one. */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 /** Raised for failures of the database itself (unreachable, timeouts), as opposed to bad queries. */

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './db.js';
 import { MIGRATIONS_DIR } from '../paths.js';
-import { UserFacingError } from '../userError.js';
+import { UserError } from '../userError.js';
 import { isMirrorNodeDatabase } from './schemaRequirements.js';
 
 export const MIRROR_NODE_DATABASE_ADVICE =
@@ -15,7 +15,7 @@ export const MIRROR_NODE_DATABASE_ADVICE =
  * lqs_migration. Refuses a mirror node database before changing anything.
  */
 export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
-  if (await isMirrorNodeDatabase(db)) throw new UserFacingError(`Not migrating the database: ${MIRROR_NODE_DATABASE_ADVICE}`);
+  if (await isMirrorNodeDatabase(db)) throw new UserError(`Not migrating the database: ${MIRROR_NODE_DATABASE_ADVICE}`);
   await db.exec(`create table if not exists lqs_migration (
     name text primary key,
     applied_at timestamptz not null default now()

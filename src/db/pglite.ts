@@ -1,5 +1,8 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { UserError } from '../userError.js';
 import type { Db, Queryable, Row } from './db.js';
 import { catalogParsers, reparse, TYPE_CATALOG_SQL, unknownFields, type CatalogRow, type TextParser } from './typeCatalog.js';
 import { ownParsers } from './typeParsers.js';
@@ -36,20 +39,62 @@ function queryable(pg: PGlite, run: Pick<PGlite, 'query'>, opaque: Set<number>):
   };
 }
 
-/** The embedded database: PostgreSQL compiled to WASM, one connection, data in `dataDir` (memory when empty). */
+/** The `db.dataDir` that keeps the embedded database in memory (an empty one does too). */
+export const IN_MEMORY = 'memory';
+
+export function isInMemory(dataDir: string): boolean {
+  return dataDir === '' || dataDir === IN_MEMORY;
+}
+
+/**
+ * Takes the lock of a data directory (`<dir>.lock`, beside it), refusing when another process holds
+ * it: PGlite has no lock of its own, and a second process on the same files corrupts them. The lock
+ * is refreshed while held and counts as stale 10 s after its holder died.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const dir = resolve(dataDir);
+  try {
+    return await lockfile.lock(dir, {
+      stale: 10_000,
+      retries: 0,
+      realpath: false,
+      onCompromised: (err) => process.emitWarning(`the lock of the data directory ${dir} was lost: ${err.message}`),
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ELOCKED') {
+      throw new UserError(
+        `the data directory ${dir} (db.dataDir, LQS_DB_DATADIR) is in use by another process (lock ${dir}.lock); stop that process, or choose another directory or LQS_DB_DATADIR=memory`,
+      );
+    }
+    throw err;
+  }
+}
+
+/** The embedded database: PostgreSQL compiled to WASM, one connection, data in `dataDir` (in memory for `memory` or empty). */
 export async function openPglite(dataDir: string): Promise<Db> {
   return (await openPgliteHandle(dataDir)).db;
 }
 
 /** Like openPglite, also returning the PGlite instance itself (bulk loads use its COPY from a blob). */
 export async function openPgliteHandle(dataDir: string): Promise<{ db: Db; pg: PGlite }> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pg = await PGlite.create(dataDir || undefined, { parsers });
-  await loadTypes(pg);
-  return { db: pgliteDb(pg), pg };
+  if (isInMemory(dataDir)) {
+    const pg = await PGlite.create(undefined, { parsers });
+    await loadTypes(pg);
+    return { db: pgliteDb(pg, async () => undefined), pg };
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const unlock = await lockDataDir(dataDir);
+  try {
+    const pg = await PGlite.create(dataDir, { parsers });
+    await loadTypes(pg);
+    return { db: pgliteDb(pg, unlock), pg };
+  } catch (err) {
+    await unlock();
+    throw err;
+  }
 }
 
-function pgliteDb(pg: PGlite): Db {
+function pgliteDb(pg: PGlite, unlock: () => Promise<void>): Db {
   // types of the database read as they come (composite types and the like), not looked up again
   const opaque = new Set<number>();
   const q = queryable(pg, pg, opaque);
@@ -66,6 +111,7 @@ function pgliteDb(pg: PGlite): Db {
     refreshTypes: () => loadTypes(pg),
     async close() {
       if (!pg.closed) await pg.close();
+      await unlock().catch(() => undefined);
     },
   };
 }

@@ -235,5 +235,6 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
     async close() {
       await pool.end();
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }

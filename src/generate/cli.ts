@@ -1,9 +1,8 @@
 /** `lqs generate --scale S [--seed N] [--force] [--no-progress]` into the configured database. */
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { generateDataset, GenerateRefused } from './generate.js';
 import { consoleProgress, silentProgress } from './progress.js';
-import { isScaleName, SCALE_NAMES } from './scales.js';
+import type { ScaleName } from './scales.js';
 import { openTarget } from './target.js';
 import type { DatasetSummary } from './dataset.js';
 
@@ -31,28 +30,24 @@ export function describeLoad(summary: DatasetSummary): string {
   ].join('\n');
 }
 
-export async function generateCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      scale: { type: 'string' },
-      seed: { type: 'string' },
-      force: { type: 'boolean' },
-      'no-progress': { type: 'boolean' },
-    },
-  });
-  if (!values.scale || !isScaleName(values.scale)) throw new GenerateUsageError(`generate --scale ${SCALE_NAMES.join('|')} [--seed N] [--force]`);
-  const seed = parseSeed(values.seed);
+export interface GenerateOptions {
+  scale: ScaleName;
+  seed: number;
+  force: boolean;
+  progress: boolean;
+}
+
+export async function generateCommand(options: GenerateOptions): Promise<number> {
   const config = loadConfig();
   const target = await openTarget(config);
   try {
     const result = await generateDataset(target, {
-      scale: values.scale,
-      seed,
-      force: Boolean(values.force),
+      scale: options.scale,
+      seed: options.seed,
+      force: options.force,
       system: { shard: config.shard, realm: config.realm },
       chainId: config.network.chainId,
-      progress: values['no-progress'] ? silentProgress : consoleProgress(),
+      progress: options.progress ? consoleProgress() : silentProgress,
     });
     if (!result.skipped) console.log(describeLoad(result.summary));
     return 0;

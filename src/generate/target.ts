@@ -3,7 +3,8 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import { migrate } from '../db/migrate.js';
-import { openPgliteHandle } from '../db/pglite.js';
+import { isInMemory, openPgliteHandle } from '../db/pglite.js';
+import { UserError } from '../userError.js';
 import { openPostgres } from '../db/postgres.js';
 import { isMirrorNodeDatabase } from '../db/schemaRequirements.js';
 import { PgliteCopySink, PostgresCopySink, type RowSink } from './sink.js';
@@ -68,7 +69,7 @@ export async function openTarget(config: Config): Promise<GenerateTarget> {
     await migrateUnlessMirror(db, config);
     return postgresTarget(db, config.db.url);
   }
-  if (!config.db.dataDir) throw new Error('generate needs a database: set DATABASE_URL, or LQS_DB_DATADIR for the embedded one');
+  if (isInMemory(config.db.dataDir)) throw new UserError('generate needs a database that outlives it: set DATABASE_URL, or LQS_DB_DATADIR to a directory for the embedded one');
   const handle = await openPgliteHandle(config.db.dataDir);
   await migrateUnlessMirror(handle.db, config);
   return pgliteTarget(handle);

@@ -58,7 +58,7 @@ describe('a mirror node database', () => {
     for (const command of [['serve'], ['migrate']]) {
       const result = await lqs(scratch.url, ...command);
       assert.equal(result.code, 1, command.join(' '));
-      assert.match(result.stderr, /^Not migrating the database: it is a mirror node database .*`serve --no-migrate`.*\n$/);
+      assert.match(result.stderr, /^error: Not migrating the database: it is a mirror node database .*`serve --no-migrate`.*\n$/);
       assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
     }
     const rows = await owner.query(`select to_regclass('lqs_migration') as t`);
@@ -73,7 +73,7 @@ describe('a mirror node database', () => {
       assert.equal(result.code, 1);
       assert.equal(
         result.stderr.trim().split('\n').at(-1),
-        'The database lacks what the service reads (a mirror node database of another version?): ' +
+        'error: The database lacks what the service reads (a mirror node database of another version?): ' +
           'table nft: no SELECT privilege for this role; column record_file.logs_bloom',
       );
     } finally {

@@ -4,13 +4,13 @@ import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Harness } from '../../src/conformance/harness.js';
 import { errorOf, get } from '../support/harness.js';
-import { createPrivatePostgres, type PrivatePostgres } from '../support/privatePostgres.js';
+import { createPrivatePostgres, privatePostgresSkipReason, type PrivatePostgres } from '../support/privatePostgres.js';
 
 const POOL_SIZE = 4;
 const STATEMENT_TIMEOUT_MS = 400;
 const blocks = { recordFiles: Array.from({ length: 5 }, (_, i) => ({ index: i, consensus_end: 1000 + i, hash: String(i).repeat(96) })) };
 
-describe('database faults on a private PostgreSQL server', () => {
+describe('database faults on a private PostgreSQL server', { skip: privatePostgresSkipReason() }, () => {
   let server: PrivatePostgres;
   let harness: Harness;
   let databaseUrl: string;

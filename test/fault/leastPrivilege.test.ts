@@ -11,11 +11,12 @@ import { openPostgres } from '../../src/db/postgres.js';
 import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from '../../src/db/scratch.js';
 import { FixtureLoader } from '../../src/fixtures/loader.js';
 import { createLogger } from '../../src/logger.js';
+import { postgresServerSkipReason } from '../support/privatePostgres.js';
 
 const adminUrl = process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
 const pool = { poolSize: 2, statementTimeoutMs: 5000, connectionTimeoutMs: 3000 };
 
-describe('running as a role that can only SELECT', () => {
+describe('running as a role that can only SELECT', { skip: await postgresServerSkipReason(adminUrl) }, () => {
   const role = `lqs_reader_${randomBytes(4).toString('hex')}`;
   let scratch: ScratchDatabase;
   let owner: Db;

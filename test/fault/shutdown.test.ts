@@ -11,6 +11,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from '../../src/db/scratch.js';
 import { FixtureLoader } from '../../src/fixtures/loader.js';
+import { postgresServerSkipReason } from '../support/privatePostgres.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -34,7 +35,7 @@ async function startServe(databaseUrl: string): Promise<{ child: ChildProcess; u
   });
 }
 
-describe('graceful shutdown on SIGTERM', () => {
+describe('graceful shutdown on SIGTERM', { skip: await postgresServerSkipReason(process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL) }, () => {
   let scratch: ScratchDatabase;
   let owner: Db;
 

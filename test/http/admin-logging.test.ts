@@ -63,7 +63,7 @@ describe('log level changes reach the public app', () => {
   it('shows no public debug line at info, then shows them after switching to debug', async () => {
     lines = [];
     await probe();
-    assert.ok(messages().includes('incoming request'), 'the public app logs its requests at info');
+    assert.ok(messages().includes('request completed'), 'the public app logs its requests at info');
     assert.deepEqual(lines.filter((l) => l.level < 30), []);
 
     await change('debug');

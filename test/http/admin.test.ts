@@ -75,6 +75,22 @@ describe('admin listener: POST /change-log-level', () => {
     }
   });
 
+  it('echoes a well-formed X-Request-Id, refusals included, and logs the request with it', async () => {
+    const admin = await adminApp();
+    const { app } = admin;
+    const ok = await post(app, '{"level":"info"}', { 'x-request-id': 'ops-change-1' });
+    assert.equal(ok.headers['x-request-id'], 'ops-change-1');
+    const refused = await app.inject({ url: '/change-log-level', headers: { 'x-request-id': 'ops-probe-2' } });
+    assert.equal(refused.statusCode, 401);
+    assert.equal(refused.headers['x-request-id'], 'ops-probe-2');
+    assert.match(String((await app.inject({ url: '/change-log-level', headers: { 'x-request-id': 'bad id' } })).headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    const completed = admin.lines.find((l) => l.requestId === 'ops-change-1' && l.msg === 'request completed');
+    assert.equal(completed?.status, 200);
+    assert.equal(completed?.method, 'POST');
+    assert.equal(completed?.route, '/change-log-level');
+    await app.close();
+  });
+
   it('accepts a charset parameter on the JSON content type', async () => {
     const a = await adminApp();
     const res = await post(a.app, '{"level":"debug"}', { 'content-type': 'Application/JSON; charset=utf-8' });

@@ -6,14 +6,48 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import pg from 'pg';
 import { createServer } from 'node:net';
 
-function binDir(): string {
+/** The first folder holding `initdb` and `pg_ctl`: `pg_config --bindir`, then PATH, then Debian's /usr/lib/postgresql/<version>/bin. */
+export function postgresBinDir(): string | null {
+  const candidates: string[] = [];
+  try {
+    candidates.push(execFileSync('pg_config', ['--bindir'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+  } catch {
+    // no pg_config on PATH
+  }
+  candidates.push(...(process.env.PATH ?? '').split(delimiter).filter((d) => d !== ''));
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).sort() : [];
-  const dir = versions.length ? join(root, versions.at(-1)!, 'bin') : '';
-  if (!dir || !existsSync(join(dir, 'initdb'))) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql');
+  if (existsSync(root)) candidates.push(...readdirSync(root).sort().reverse().map((v) => join(root, v, 'bin')));
+  return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) ?? null;
+}
+
+/** Why tests needing the server binaries cannot run here, or false when they can. */
+export function privatePostgresSkipReason(): string | false {
+  return postgresBinDir()
+    ? false
+    : 'needs the PostgreSQL server binaries (initdb, pg_ctl), found through pg_config --bindir, PATH or /usr/lib/postgresql: none here';
+}
+
+/** Why tests needing the PostgreSQL server at `adminUrl` cannot run here, or false when they can. */
+export async function postgresServerSkipReason(adminUrl: string): Promise<string | false> {
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    return false;
+  } catch (err) {
+    const where = new URL(adminUrl);
+    return `needs a PostgreSQL server at ${where.hostname}:${where.port || 5432} (LQS_TEST_ADMIN_URL): ${(err as Error).message}`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function binDir(): string {
+  const dir = postgresBinDir();
+  if (!dir) throw new Error(privatePostgresSkipReason() as string);
   return dir;
 }
 

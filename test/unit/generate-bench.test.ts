@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { cpuMsBetween, hotFunctions } from '../../bench/cpu.js';
 import { parseBenchOptions } from '../../bench/options.js';
-import { aggregate, markdown, svgChart, type BenchReport, type Measurement } from '../../bench/report.js';
+import { aggregate, aggregateCompression, markdown, svgChart, type BenchReport, type Measurement } from '../../bench/report.js';
 import { median, percentile } from '../../bench/stats.js';
 import { meetsExpectation, TARGET_NAMES, type TargetName } from '../../bench/targets.js';
 
@@ -178,5 +178,35 @@ describe('bench report', () => {
     assert.match(svg, /^<svg [^>]*>[\s\S]*<\/svg>\n$/);
     // background, two panels per scale (3 targets measured on small, 1 on tiny), one legend entry
     assert.equal((svg.match(/<rect /g) ?? []).length, 1 + 2 * 3 + 2 * 1 + 1);
+  });
+});
+
+describe('bench compression report', () => {
+  it('takes each round against its own identity measurement, and reports medians', () => {
+    const sample = (encoding: 'identity' | 'gzip' | 'br', round: number, bytes: number, cpu: number, rps: number) => ({
+      scale: 'small',
+      target: 'accounts' as TargetName,
+      encoding,
+      concurrency: 8,
+      round,
+      rps,
+      bytesPerResponse: bytes,
+      serviceCpuUs: cpu,
+    });
+    const rows = aggregateCompression([
+      sample('identity', 1, 10_000, 100, 1000),
+      sample('gzip', 1, 2_000, 150, 800),
+      sample('identity', 2, 10_000, 200, 500),
+      sample('gzip', 2, 2_000, 260, 450),
+    ]);
+    const gzip = rows.find((r) => r.encoding === 'gzip')!;
+    const identity = rows.find((r) => r.encoding === 'identity')!;
+    assert.equal(gzip.rounds, 2);
+    assert.equal(gzip.bytesRatio, 0.2);
+    // rounds 1.5 and 1.3, not the ratio of medians (205 / 150)
+    assert.ok(Math.abs(gzip.serviceCpuRatio - 1.4) < 1e-9);
+    assert.ok(Math.abs(gzip.rpsRatio - 0.85) < 1e-9);
+    assert.equal(gzip.serviceCpuUs, 205);
+    assert.equal(identity.serviceCpuRatio, 1);
   });
 });

@@ -78,3 +78,15 @@ describe('withUnescapedSafeStrings', () => {
     assert.equal((schemas.List!.items as Record<string, unknown>[])[0]!.format, 'unsafe');
   });
 });
+
+describe('version', () => {
+  it('is one number: the package, the API description and --version agree', async () => {
+    const { readFileSync } = await import('node:fs');
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const document = loadOpenApi().document as unknown as { info: { version: string } };
+    assert.match(pkg.version, /^\d+\.\d+\.\d+$/);
+    assert.equal(document.info.version, pkg.version);
+    const changelog = readFileSync(new URL('../../../CHANGELOG.md', import.meta.url), 'utf8');
+    assert.match(changelog, new RegExp(`^## ${pkg.version.replace(/\./g, '\\.')} `, 'm'), 'CHANGELOG.md has a section for this version');
+  });
+});

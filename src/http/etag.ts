@@ -1,0 +1,37 @@
+/**
+ * `ETag` on every 200 and 304 Not Modified when `If-None-Match` names it. The tag is weak (`W/"…"`):
+ * the same JSON may leave gzip-, br- or un-encoded, and is the same representation in each case.
+ * Runs before compression, on the body as serialised.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+
+export function etagOf(body: string | Buffer): string {
+  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/** Whether an `If-None-Match` value matches `etag` under the weak comparison of RFC 9110 §13.1.2. */
+export function noneMatch(header: string, etag: string): boolean {
+  const opaque = etag.replace(/^W\//, '');
+  for (const part of header.split(',')) {
+    const candidate = part.trim();
+    if (candidate === '*' || candidate.replace(/^W\//, '') === opaque) return true;
+  }
+  return false;
+}
+
+export function installEtag(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
+    const etag = etagOf(payload);
+    reply.header('etag', etag);
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch && (request.method === 'GET' || request.method === 'HEAD') && noneMatch(ifNoneMatch, etag)) {
+      reply.code(304);
+      reply.removeHeader('content-type');
+      reply.removeHeader('content-length');
+      return '';
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,215 @@
+/**
+ * Prometheus metrics (prom-client) at the reference's path, `/swagger/metrics/`, on the public
+ * listener, under the reference's names, labels and buckets so that an operator's dashboards and
+ * alerts read them unchanged, plus our own (`lqs_*`) and Node's process metrics beside them.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { ConfigError, type Config } from '../config.js';
+import type { Db } from '../db/db.js';
+import { errorBody } from './errors.js';
+import { isDatabaseUnavailable } from './errorHandler.js';
+
+/** Node's process and runtime metrics (CPU, memory, event-loop lag, GC, handles): one set per process, started with the first app that serves metrics. */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/** What a database failure counts as in `lqs_db_errors_total{kind}`. */
+export type DbErrorKind = 'timeout' | 'unavailable' | 'idle_connection' | 'query';
+
+export function dbErrorKind(err: unknown): DbErrorKind | null {
+  const code = (err as { code?: unknown })?.code;
+  if (code === '57014') return 'timeout';
+  if (isDatabaseUnavailable(err)) return 'unavailable';
+  // a SQLSTATE on an error that reached the error handler: a failed statement
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return 'query';
+  return null;
+}
+
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly requests = this.counter('api_all_request_total', 'Total number of requests');
+  private readonly successes = this.counter('api_all_success_total', 'Total number of successful requests (status below 400)');
+  private readonly errors = this.counter('api_all_errors_total', 'Total number of requests answered 400 or above');
+  private readonly clientErrors = this.counter('api_all_client_error_total', 'Total number of requests answered 4xx');
+  private readonly serverErrors = this.counter('api_all_server_error_total', 'Total number of requests answered 5xx');
+  private readonly inProcessing = new Gauge({ name: 'api_all_request_in_processing_total', help: 'Number of requests being processed', registers: [this.registry] });
+  private readonly perRoute = new Counter({
+    name: 'api_request_total',
+    help: 'Number of requests by method, route and status code',
+    labelNames: ['method', 'path', 'code'] as const,
+    registers: [this.registry],
+  });
+  private readonly duration = this.histogram('api_request_duration_milliseconds', 'Request duration in milliseconds', [25, 100, 250, 500]);
+  private readonly requestSize = this.histogram('api_request_size_bytes', 'Request size in bytes (Content-Length)', [100, 250, 500, 1000]);
+  private readonly responseSize = this.histogram('api_response_size_bytes', 'Response body size in bytes, before compression', [100, 250, 500, 1000]);
+  private readonly shed = this.counter('lqs_requests_shed_total', 'Requests answered 503 before reaching a handler (too many in flight)');
+  private readonly dbErrors = new Counter({
+    name: 'lqs_db_errors_total',
+    help: 'Database failures by kind: timeout (statement timeout), unavailable (connection failures), idle_connection (an idle pooled connection lost), query (other failed statements)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(db?: Db) {
+    const stats = db?.poolStats?.bind(db);
+    if (stats) {
+      const gauge = (name: string, help: string, read: (s: { total: number; idle: number; waiting: number }) => number) =>
+        new Gauge({
+          name,
+          help,
+          registers: [this.registry],
+          collect() {
+            this.set(read(stats()));
+          },
+        });
+      gauge('lqs_db_pool_connections', 'PostgreSQL connections open in the pool', (s) => s.total);
+      gauge('lqs_db_pool_idle_connections', 'PostgreSQL connections open and idle in the pool', (s) => s.idle);
+      gauge('lqs_db_pool_waiting_requests', 'Queries waiting for a pooled connection', (s) => s.waiting);
+    }
+    for (const kind of ['timeout', 'unavailable', 'idle_connection', 'query'] as const) this.dbErrors.labels(kind).inc(0);
+  }
+
+  private counter(name: string, help: string): Counter {
+    return new Counter({ name, help, registers: [this.registry] });
+  }
+
+  private histogram(name: string, help: string, buckets: number[]): Histogram<'method' | 'path' | 'code'> {
+    return new Histogram({ name, help, buckets, labelNames: ['method', 'path', 'code'] as const, registers: [this.registry] });
+  }
+
+  dbError(kind: DbErrorKind): void {
+    this.dbErrors.labels(kind).inc();
+  }
+
+  /** A request has arrived; `ended` is to be called once when its connection is done with it (answered or abandoned). */
+  started(): () => void {
+    this.inProcessing.inc();
+    return () => this.inProcessing.dec();
+  }
+
+  finished(sample: { method: string; path: string; code: number; ms: number; requestBytes: number; responseBytes: number; shed: boolean }): void {
+    const labels = { method: sample.method, path: sample.path, code: String(sample.code) };
+    this.requests.inc();
+    if (sample.code < 400) this.successes.inc();
+    else {
+      this.errors.inc();
+      if (sample.code < 500) this.clientErrors.inc();
+      else this.serverErrors.inc();
+    }
+    if (sample.shed) this.shed.inc();
+    this.perRoute.inc(labels);
+    this.duration.observe(labels, sample.ms);
+    this.requestSize.observe(labels, sample.requestBytes);
+    this.responseSize.observe(labels, sample.responseBytes);
+  }
+
+  /** The exposition text: these metrics and the process's. */
+  async scrape(): Promise<{ contentType: string; text: string }> {
+    const merged = Registry.merge([this.registry, processMetrics()]);
+    return { contentType: merged.contentType, text: await merged.metrics() };
+  }
+}
+
+/** Fastify's route pattern in the API description's notation: `/api/v1/blocks/:hashOrNumber` → `/api/v1/blocks/{hashOrNumber}`. */
+export function openApiPath(route: string): string {
+  return route.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+/** The route label of requests that matched no route (one value, so that odd URLs add no series). */
+export const UNMATCHED_PATH = '(unmatched)';
+
+interface RequestState {
+  start: bigint;
+  responseBytes: number;
+  handled: boolean;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+/** Checks Basic credentials in constant time; `expected` is `user:password`. */
+function basicAuthorized(header: string | undefined, expected: string): boolean {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+  if (!match) return false;
+  return timingSafeEqual(sha256(Buffer.from(match[1]!, 'base64').toString('utf8')), sha256(expected));
+}
+
+/** The path of the metrics route: `${metrics.config.uriPath}/metrics/`. */
+export function metricsPath(config: Config): string {
+  return `${config.metrics.config.uriPath.replace(/\/+$/, '')}/metrics/`;
+}
+
+/**
+ * Records every request of `app` except scrapes into `metrics` and serves the scrape. Call before
+ * the other hooks are added, so that the start time is taken first; returns the installer of the
+ * hook that reads the response size.
+ */
+export function installMetrics(app: FastifyInstance, config: Config, metrics: ServiceMetrics): () => void {
+  const states = new WeakMap<FastifyRequest, RequestState>();
+  const path = metricsPath(config);
+  const isScrape = (request: FastifyRequest) => request.routeOptions.url === path;
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (isScrape(request)) return;
+    states.set(request, { start: process.hrtime.bigint(), responseBytes: 0, handled: false });
+    // 'close' comes for every response, also one whose client went away before it was sent
+    reply.raw.once('close', metrics.started());
+  });
+  app.addHook('preHandler', async (request) => {
+    const state = states.get(request);
+    if (state) state.handled = true;
+  });
+  app.addHook('onError', async (_request, _reply, err) => {
+    const kind = dbErrorKind(err);
+    if (kind) metrics.dbError(kind);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const state = states.get(request);
+    if (!state) return;
+    const route = request.routeOptions.url;
+    const code = reply.statusCode;
+    metrics.finished({
+      method: request.method,
+      path: route ? openApiPath(route) : UNMATCHED_PATH,
+      code,
+      ms: Number(process.hrtime.bigint() - state.start) / 1e6,
+      requestBytes: Number(request.headers['content-length'] ?? 0) || 0,
+      responseBytes: state.responseBytes,
+      shed: code === 503 && !state.handled,
+    });
+  });
+
+  if (config.metrics.enabled) {
+    if (config.metrics.config.authentication && (!config.metrics.config.username || !config.metrics.config.password)) {
+      throw new ConfigError('metrics.config.authentication is on but metrics.config.username or metrics.config.password is empty: set both');
+    }
+    // started now, not at the first scrape: process CPU and event-loop delay count from here
+    processMetrics();
+    registerScrape(app, path, config, metrics);
+  }
+  /** Adds the hook that reads the size of the body as serialised (call after ETag, before compression). */
+  return () =>
+    app.addHook('onSend', async (request, _reply, payload) => {
+      const state = states.get(request);
+      if (state) state.responseBytes = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
+      return payload;
+    });
+}
+
+function registerScrape(app: FastifyInstance, path: string, config: Config, metrics: ServiceMetrics): void {
+  const auth = config.metrics.config;
+  app.get(path, async (request: FastifyRequest, reply: FastifyReply) => {
+    if (auth.authentication && !basicAuthorized(request.headers.authorization, `${auth.username}:${auth.password}`)) {
+      return reply.code(401).header('www-authenticate', 'Basic realm="metrics"').send(errorBody(['Unauthorized']));
+    }
+    const { contentType, text } = await metrics.scrape();
+    return reply.type(contentType).header('cache-control', 'no-store').send(text);
+  });
+}

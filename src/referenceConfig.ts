@@ -1,0 +1,153 @@
+/**
+ * The reference's configuration where it overlaps ours: a `hiero.mirror.rest` (and
+ * `hiero.mirror.common`) YAML or JSON file, and the `HIERO_MIRROR_REST_*` / `HIERO_MIRROR_COMMON_*`
+ * variables, translated into our settings so that an operator's existing configuration works
+ * unchanged. Keys of the reference that we do not model are collected, for one warning.
+ */
+import { ConfigError } from './config.js';
+
+type Plain = Record<string, unknown>;
+
+const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The reference's connection defaults (`hiero.mirror.rest.db.*`), used for the parts a configuration leaves out. */
+export const REFERENCE_DB_DEFAULTS = { host: '127.0.0.1', port: '5432', name: 'mirror_node', username: 'mirror_api', password: 'mirror_api_pass' };
+
+/** Reference path under `hiero.mirror.rest` (or `hiero.mirror.common`, prefixed `common.`) → our dotted path; null for the db.url parts. */
+const SAME = [
+  'port',
+  'response.limit.default',
+  'response.limit.max',
+  'response.limit.tokenBalance.singleAccount',
+  'response.includeHostInLink',
+  'response.compression',
+  'response.enableDelegationAddress',
+  'query.maxRepeatedQueryParameters',
+  'query.bindTimestampRange',
+  'query.maxFileAttempts',
+  'query.precedingTransactionTypes',
+  'network.chainId',
+  'log.level',
+  'metrics.enabled',
+  'metrics.config.authentication',
+  'metrics.config.username',
+  'metrics.config.password',
+  'metrics.config.uriPath',
+];
+const MAPPED: Record<string, string> = {
+  ...Object.fromEntries(SAME.map((p) => [p, p])),
+  'db.pool.maxConnections': 'db.poolSize',
+  'db.pool.statementTimeout': 'db.statementTimeoutMs',
+  'db.pool.connectionTimeout': 'db.connectionTimeoutMs',
+  'query.maxTransactionsTimestampRange': 'query.maxTransactionsTimestampRangeNs',
+  'query.maxTransactionConsensusTimestampRange': 'query.maxTransactionConsensusTimestampRangeNs',
+  'common.shard': 'shard',
+  'common.realm': 'realm',
+};
+const DB_PARTS = ['db.host', 'db.port', 'db.name', 'db.username', 'db.password'];
+/** Every reference path we read, for matching variable names case-insensitively. */
+const KNOWN = [...Object.keys(MAPPED), ...DB_PARTS];
+const DURATIONS = new Set(['query.maxTransactionsTimestampRange', 'query.maxTransactionConsensusTimestampRange']);
+
+const UNIT_NS: Record<string, bigint> = { ns: 1n, us: 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n, d: 86_400_000_000_000n };
+
+/** A reference duration (`60d`, `35m`, `1h30m`, or milliseconds as a number) in nanoseconds. */
+export function durationNs(value: unknown, name: string): bigint {
+  if (typeof value === 'number' || typeof value === 'bigint' || /^\d+$/.test(String(value))) return BigInt(value as number) * UNIT_NS.ms!;
+  const text = String(value).trim();
+  const parts = [...text.matchAll(/(\d+)\s*(ns|us|ms|s|m|h|d)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('').replace(/\s/g, '') !== text.replace(/\s/g, '')) {
+    throw new ConfigError(`${name}: ${JSON.stringify(text)} is not a duration (such as 60d, 35m or 1h30m)`);
+  }
+  return parts.reduce((sum, p) => sum + BigInt(p[1]!) * UNIT_NS[p[2]!]!, 0n);
+}
+
+export interface Translated {
+  /** our settings, nested, ready for mergeConfig */
+  settings: Plain;
+  /** dotted reference keys we do not model */
+  ignored: string[];
+  /** our dotted path → the reference key or variable(s) it came from */
+  origins: Record<string, string>;
+}
+
+function setPath(root: Plain, dotted: string, value: unknown): void {
+  const parts = dotted.split('.');
+  let node = root;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Plain;
+  node[parts.at(-1)!] = value;
+}
+
+/** Translates flat reference entries (path relative to `hiero.mirror.rest`, `common.` for `hiero.mirror.common`) into ours. */
+function translate(entries: [string, unknown, string][]): Translated {
+  const settings: Plain = {};
+  const ignored: string[] = [];
+  const origins: Record<string, string> = {};
+  const db: Record<string, string> = {};
+  const dbNames: string[] = [];
+  for (const [path, value, name] of entries) {
+    if (DB_PARTS.includes(path)) {
+      db[path.slice(3)] = String(value);
+      dbNames.push(name);
+    } else if (MAPPED[path]) {
+      setPath(settings, MAPPED[path], DURATIONS.has(path) ? durationNs(value, name) : value);
+      origins[MAPPED[path]] = name;
+    } else {
+      ignored.push(name);
+    }
+  }
+  if (Object.keys(db).length > 0) {
+    const c = { ...REFERENCE_DB_DEFAULTS, ...db };
+    const host = c.host.includes(':') ? `[${c.host}]` : c.host;
+    setPath(settings, 'db.url', `postgres://${encodeURIComponent(c.username)}:${encodeURIComponent(c.password)}@${host}:${c.port}/${encodeURIComponent(c.name)}`);
+    origins['db.url'] = dbNames.join(', ');
+  }
+  return { settings, ignored, origins };
+}
+
+function flatten(node: unknown, prefix: string, out: [string, unknown][]): void {
+  if (!isPlain(node)) {
+    out.push([prefix, node]);
+    return;
+  }
+  for (const [k, v] of Object.entries(node)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+}
+
+/** Whether a parsed config file is in the reference's layout (a top-level `hiero` key). */
+export function isReferenceFile(parsed: unknown): boolean {
+  return isPlain(parsed) && 'hiero' in parsed;
+}
+
+/** A `hiero.mirror.*` file's settings in ours; every key outside `hiero.mirror.rest`/`common` that we do not read is listed. */
+export function translateReferenceFile(parsed: Plain): Translated {
+  const flat: [string, unknown][] = [];
+  flatten(parsed, '', flat);
+  const entries: [string, unknown, string][] = [];
+  const ignored: string[] = [];
+  for (const [key, value] of flat) {
+    if (key.startsWith('hiero.mirror.rest.')) entries.push([key.slice('hiero.mirror.rest.'.length), value, key]);
+    else if (key.startsWith('hiero.mirror.common.')) entries.push([`common.${key.slice('hiero.mirror.common.'.length)}`, value, key]);
+    else ignored.push(key);
+  }
+  const result = translate(entries);
+  return { ...result, ignored: [...ignored, ...result.ignored] };
+}
+
+/** The `HIERO_MIRROR_REST_*` and `HIERO_MIRROR_COMMON_*` variables in our settings (names matched case-insensitively, `_` between keys). */
+export function translateReferenceEnv(env: NodeJS.ProcessEnv): Translated {
+  const byName = new Map<string, string>();
+  for (const path of KNOWN) {
+    const [scope, rest] = path.startsWith('common.') ? ['COMMON', path.slice(7)] : ['REST', path];
+    byName.set(`HIERO_MIRROR_${scope}_${rest.split('.').join('_').toUpperCase()}`, path);
+  }
+  const entries: [string, unknown, string][] = [];
+  const ignored: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!/^HIERO_MIRROR_(REST|COMMON)_/.test(name) || value === undefined || value === '') continue;
+    const path = byName.get(name.toUpperCase());
+    if (path) entries.push([path, value, name]);
+    else ignored.push(name);
+  }
+  const result = translate(entries);
+  return { ...result, ignored: [...ignored, ...result.ignored] };
+}
