@@ -112,7 +112,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installRequestIds(app);
   installErrorHandling(app, outages);
   installLimits(app, config);
-  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] });
+  // an OPTIONS request without the preflight headers is answered like a preflight (204), not with
+  // the plugin's plain-text 400
+  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'], strictPreflight: false });
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.headers(COMMON_HEADERS);

@@ -143,6 +143,15 @@ describe('every answer carries the envelope and the common headers, and echoes n
     }
   });
 
+  it('for OPTIONS, a preflight or not (no plain-text 400)', async () => {
+    for (const headers of [{}, { origin: 'https://example.org', 'access-control-request-method': 'GET' }] as Record<string, string>[]) {
+      const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/blocks`, { method: 'OPTIONS', headers });
+      assert.equal(res.status, 204, JSON.stringify(headers));
+      assertCommonHeaders({ headers: Object.fromEntries(res.headers) }, 'OPTIONS');
+      assert.match(res.headers.get('access-control-allow-methods') ?? '', /GET/);
+    }
+  });
+
   it('for the docs page, with a Content-Security-Policy that forbids framing', async () => {
     const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/docs`);
     assert.equal(res.status, 200);
