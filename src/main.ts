@@ -11,6 +11,7 @@ import { DEFAULT_SPECS_DIR } from './paths.js';
 import { describeFailure, UserError } from './cli/failure.js';
 import { SCALE_NAMES, type ScaleName } from './generate/scales.js';
 import type { Config } from './config.js';
+import type { Db } from './db/db.js';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
@@ -24,6 +25,24 @@ let exitCode: number | undefined;
 function seedOption(text: string): number {
   if (!/^\d{1,9}$/.test(text)) throw new InvalidArgumentError('an integer from 0 to 999999999.');
   return Number(text);
+}
+
+/**
+ * Runs a command's work on the configured database, with `settings` of `db` changed for it, closes
+ * the database after, and marks the command done.
+ */
+async function onConfiguredDatabase(settings: Partial<Config['db']>, work: (db: Db, config: Config) => Promise<void>): Promise<void> {
+  const { loadConfig } = await import('./config.js');
+  const { openDatabase } = await import('./db/open.js');
+  const config = loadConfig();
+  Object.assign(config.db, settings);
+  const db = await openDatabase(config);
+  try {
+    await work(db, config);
+  } finally {
+    await db.close();
+  }
+  exitCode = 0;
 }
 
 function program(): Command {
@@ -54,39 +73,22 @@ function program(): Command {
     .command('migrate')
     .description('create or update the schema in the configured database, then exit (never a mirror node database)')
     .action(async () => {
-      const { loadConfig } = await import('./config.js');
-      const { openDatabase } = await import('./db/open.js');
       const { migrate } = await import('./db/migrate.js');
-      const config = loadConfig();
-      config.db.migrate = false;
-      const db = await openDatabase(config);
-      try {
+      await onConfiguredDatabase({ migrate: false }, async (db) => {
         const applied = await migrate(db);
         console.log(applied.length ? `applied ${applied.join(', ')}` : 'schema is up to date');
-      } finally {
-        await db.close();
-      }
-      exitCode = 0;
+      });
     });
 
   cli
     .command('indexes')
     .description("add the service's optional indexes to a mirror node database (CREATE INDEX CONCURRENTLY, idempotent)")
     .action(async () => {
-      const { loadConfig } = await import('./config.js');
-      const { openDatabase } = await import('./db/open.js');
       const { addOptionalIndexes } = await import('./db/optionalIndexes.js');
-      const config = loadConfig();
-      config.db.migrate = false;
       // building an index on a large table takes longer than any statement of the API
-      config.db.statementTimeoutMs = 0;
-      const db = await openDatabase(config);
-      try {
+      await onConfiguredDatabase({ migrate: false, statementTimeoutMs: 0 }, async (db) => {
         await addOptionalIndexes(db, ({ name, table, outcome }) => console.log(`${outcome.padEnd(8)} ${name} on ${table}`));
-      } finally {
-        await db.close();
-      }
-      exitCode = 0;
+      });
     });
 
   const fixtures = cli.command('fixtures').description('load spec fixtures (see fixtures load --help)');
@@ -150,22 +152,15 @@ function program(): Command {
     .command('load')
     .description('load the demo ledger into the configured database (nothing to do when it is there)')
     .action(async () => {
-      const { loadConfig } = await import('./config.js');
-      const { openDatabase } = await import('./db/open.js');
       const { loadDemoLedger, isDemoLedger } = await import('./demo/ledger.js');
-      const config = loadConfig();
-      const db = await openDatabase(config);
-      try {
+      await onConfiguredDatabase({}, async (db, config) => {
         if (await isDemoLedger(db, config)) {
           console.log('the demo ledger is already loaded; nothing to do');
         } else {
           await loadDemoLedger(db, config);
           console.log('demo ledger loaded');
         }
-      } finally {
-        await db.close();
-      }
-      exitCode = 0;
+      });
     });
 
   const admin = cli.command('admin').description('admin listener tools (see admin hash-password --help)');
