@@ -11,6 +11,7 @@ import { installLimits } from './http/limits.js';
 import { componentsSchema } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
 import { CacheControl } from './http/cache.js';
+import { installResponseCache } from './http/responseCache.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerDocsRoutes } from './routes/docs.js';
 import { registerApiRoutes } from './routes/index.js';
@@ -20,6 +21,8 @@ export interface AppOptions {
   db: Db;
   clock: Clock;
   logger: FastifyBaseLogger;
+  /** wall-clock milliseconds for the response cache's expiry (tests) */
+  cacheNow?: () => number;
 }
 
 declare module 'fastify' {
@@ -93,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     return payload;
   });
+  installResponseCache(app, config, options.cacheNow);
 
   trackHandlers(app);
   registerHealthRoutes(app, ctx);
