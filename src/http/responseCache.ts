@@ -61,6 +61,7 @@ export class ResponseCache {
   private readonly redis: Redis | null;
   private redisUsableAfter = 0;
   private redisDown = false;
+  private closed = false;
   /** changed by clear(): entries written to Redis before a reload in this process are not read again */
   private epoch = 0;
   readonly stats: ResponseCacheStats = { hits: 0, redisHits: 0, misses: 0, stores: 0, redisErrors: 0, bytes: 0, entries: 0 };
@@ -99,6 +100,7 @@ export class ResponseCache {
   }
 
   private markDown(err: unknown): void {
+    if (this.closed) return;
     this.stats.redisErrors++;
     this.redisUsableAfter = this.now() + this.settings.redis.backoffMs;
     if (!this.redisDown) {
@@ -128,6 +130,11 @@ export class ResponseCache {
     if (this.redisUsable()) {
       try {
         const text = await this.redis!.get(this.redisKey(key));
+        if (this.redisDown) {
+          // answering again after a timeout (the connection stayed up, so no 'ready' event)
+          this.redisDown = false;
+          this.log.info('response cache: redis reachable again');
+        }
         if (text !== null) {
           const shared = JSON.parse(text) as CachedResponse;
           if (shared.expiresAt > this.now()) {
@@ -168,6 +175,7 @@ export class ResponseCache {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     if (!this.redis) return;
     this.redis.removeAllListeners('error');
     this.redis.on('error', () => {});
