@@ -8,7 +8,7 @@ import { encodeEntityId } from '../src/domain/entityId.js';
 import { formatTimestamp } from '../src/domain/timestamp.js';
 import { Rng } from '../src/generate/random.js';
 import { CEILING_JSON_PATH, CEILING_PK_PATH } from './protocol.js';
-import type { AccountSample, DatasetSample } from './sample.js';
+import type { AccountSample, ContractResultSample, DatasetSample } from './sample.js';
 import type { MixRequest, TargetName } from './targets.js';
 
 const POOL_SIZE = 2_000;
@@ -235,5 +235,46 @@ export function buildMixes(sample: DatasetSample, seed: number): Record<TargetNa
     'contract-result-by-timestamp': contractResultByTimestampMix(rng(6), sample, f),
     'ceiling-json': [ok(CEILING_JSON_PATH, 'trivial JSON')],
     'ceiling-pk': accountIds.map((n) => ok(`${CEILING_PK_PATH}/${n}`, 'primary-key SELECT')),
+  };
+}
+
+/**
+ * Hot mixes: the traffic of real clients and of the reference's own k6 scenarios, where a few URLs
+ * carry most requests (the newest blocks, the popular accounts, NFT owners and contract results).
+ * Per endpoint a short list of popular URLs, drawn with Zipf weights (the first ~1/rank of the
+ * picks: with 16 URLs the first takes 30%, the last 2%), 2,000 requests long like the cold mixes.
+ */
+export const HOT_URLS = 16;
+
+function zipfPool(rng: Rng, urls: MixRequest[]): MixRequest[] {
+  const list = urls.slice(0, HOT_URLS);
+  const weights = list.map((_, i) => 1 / (i + 1));
+  const total = weights.reduce((a, b) => a + b, 0);
+  return Array.from({ length: POOL_SIZE }, () => list[rng.weighted(weights, total)]!);
+}
+
+export function buildHotMixes(sample: DatasetSample, seed: number): Partial<Record<TargetName, MixRequest[]>> {
+  const f = new Forms(sample);
+  const rng = (stream: number) => new Rng(seed, 200 + stream);
+  const popular = [...sample.hubs, ...sample.active].filter((a) => !a.deleted);
+  const owners = sample.nftOwners.filter((a) => !a.deleted);
+  const newest = [...sample.blocks].sort((a, b) => b.number - a.number).slice(0, HOT_URLS / 2);
+  const txId = (c: ContractResultSample) => {
+    const seconds = BigInt(c.validStart) / 1_000_000_000n;
+    const nanos = String(BigInt(c.validStart) % 1_000_000_000n).padStart(9, '0');
+    return `${f.id(c.payer)}-${seconds}-${nanos}`;
+  };
+  const results = sample.contractResults.slice(0, HOT_URLS);
+  return {
+    accounts: zipfPool(rng(1), popular.map((a) => ok(`/api/v1/accounts/${f.id(a.num)}`, 'popular account'))),
+    'account-without-transactions': zipfPool(rng(2), popular.map((a) => ok(`/api/v1/accounts/${f.id(a.num)}?transactions=false`, 'popular account alone'))),
+    'account-nfts': zipfPool(rng(3), owners.map((a) => ok(`/api/v1/accounts/${f.id(a.num)}/nfts`, 'popular NFT owner'))),
+    blocks: zipfPool(rng(4), ['', '?limit=1', '?limit=10', '?limit=100', '?order=desc&limit=5'].map((q) => ok(`/api/v1/blocks${q}`, 'newest blocks'))),
+    block: zipfPool(rng(5), newest.flatMap((b) => [ok(`/api/v1/blocks/${b.number}`, 'newest block by number'), ok(`/api/v1/blocks/0x${b.hash}`, 'newest block by hash')])),
+    'contract-result': zipfPool(
+      rng(6),
+      results.map((c, i) => (i % 2 === 0 || c.nonce > 0 ? ok(`/api/v1/contracts/results/0x${c.hash}`, 'popular result by hash') : ok(`/api/v1/contracts/results/${txId(c)}`, 'popular result by id'))),
+    ),
+    'contract-result-by-timestamp': zipfPool(rng(7), results.map((c) => ok(`/api/v1/contracts/${f.id(c.contract)}/results/${formatTimestamp(BigInt(c.timestamp))!}`, 'popular result'))),
   };
 }

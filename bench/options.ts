@@ -22,6 +22,9 @@ export const USAGE = `usage: npm run bench -- [--scale small|medium|large] [opti
   --pool N            connections in the service's pool (default 2 × this machine's cores: the
                       bench's PostgreSQL runs here; the service's own default, 10, suits a database host)
   --workers N         service processes sharing the port (default 1; 0 = one per core)
+  --hot-concurrency L connections for the hot mixes on the larger dataset (default 32; none: skip them)
+  --redis URL|none    Redis for the hot mixes' shared cache (default LQS_BENCH_REDIS_URL or
+                      redis://127.0.0.1:6379; skipped with a note when it does not answer)
   --fresh             regenerate the datasets even when complete ones exist
   --out DIR           where results go (default bench/results)
 
@@ -44,6 +47,10 @@ export interface BenchOptions {
   pool: number;
   /** service processes (a cluster of workers when above 1) */
   workers: number;
+  /** concurrencies of the hot mixes (empty: none) */
+  hotConcurrency: number[];
+  /** Redis of the shared-cache configuration; empty: not measured */
+  redisUrl: string;
   fresh: boolean;
   outDir: string;
   adminUrl: string;
@@ -71,6 +78,8 @@ export function parseBenchOptions(args: string[], env: NodeJS.ProcessEnv = proce
       targets: { type: 'string' },
       pool: { type: 'string' },
       workers: { type: 'string', default: '1' },
+      'hot-concurrency': { type: 'string', default: '32' },
+      redis: { type: 'string' },
       fresh: { type: 'boolean', default: false },
       out: { type: 'string', default: 'bench/results' },
       help: { type: 'boolean', short: 'h' },
@@ -103,6 +112,8 @@ export function parseBenchOptions(args: string[], env: NodeJS.ProcessEnv = proce
     targets: targets as TargetName[],
     pool: values.pool ? positiveInt(values.pool, '--pool') : 2 * availableParallelism(),
     workers: values.workers === '0' ? availableParallelism() : positiveInt(values.workers!, '--workers'),
+    hotConcurrency: values['hot-concurrency'] === 'none' ? [] : values['hot-concurrency']!.split(',').map((c) => positiveInt(c.trim(), '--hot-concurrency')),
+    redisUrl: (values.redis ?? env.LQS_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379') === 'none' ? '' : (values.redis ?? env.LQS_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'),
     fresh: values.fresh!,
     outDir: values.out!,
     adminUrl: env.LQS_BENCH_ADMIN_URL ?? env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL,

@@ -60,6 +60,9 @@ export interface BenchReport {
   measurements: Measurement[];
   /** the cost of compression on the larger dataset (absent in reports written before it was measured) */
   compression?: CompressionRow[];
+  /** the hot mixes on the larger dataset (absent when not measured) */
+  hot?: HotRow[];
+  hotMeasurements?: HotMeasurement[];
 }
 
 /** One endpoint under one Accept-Encoding, over the rounds of the compression measurement. */
@@ -251,6 +254,7 @@ export function markdown(report: BenchReport): string {
       ),
     );
   }
+  if (report.hot?.length) lines.push(hotMarkdown(report.hot, report.options.durationSeconds));
   lines.push('', '## Request mixes', '');
   for (const [target, kinds] of Object.entries(report.mixes[scales[scales.length - 1]!] ?? {})) {
     lines.push(`- **${target}** (${TARGET_ROUTES[target as TargetName]}): ${Object.entries(kinds).map(([k, n]) => `${k} ${n}`).join(', ')}`);
@@ -330,4 +334,93 @@ export function svgChart(report: BenchReport): string {
     '</svg>',
     '',
   ].join('\n');
+}
+
+/** The configurations a hot mix is measured in. */
+export const HOT_CONFIGS = ['no cache', 'cache', 'cache + Redis, 2 processes'] as const;
+export type HotConfig = (typeof HOT_CONFIGS)[number];
+
+export interface HotMeasurement extends LoadResult {
+  scale: string;
+  target: TargetName;
+  config: HotConfig;
+  concurrency: number;
+  run: number;
+  /** req/s of the same service's PK ceiling measured right after, at the same concurrency */
+  pairedPkCeilingRps: number;
+  /** during the measurement: responses from the cache over cache lookups; NaN without a cache */
+  hitRatio: number;
+  /** of the hits, the share that came from Redis (another process's store) */
+  redisHitShare: number;
+  redisErrors: number;
+}
+
+export interface HotRow {
+  scale: string;
+  target: TargetName;
+  config: HotConfig;
+  concurrency: number;
+  runs: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  pkCeilingRps: number;
+  ofPkCeiling: number;
+  hitRatio: number;
+  redisHitShare: number;
+  non2xx: Record<string, number>;
+  unexpected: number;
+  socketErrors: Record<string, number>;
+  redisErrors: number;
+}
+
+export function aggregateHot(measurements: readonly HotMeasurement[]): HotRow[] {
+  const groups = new Map<string, HotMeasurement[]>();
+  for (const m of measurements) {
+    const key = `${m.scale}|${m.target}|${m.concurrency}|${m.config}`;
+    groups.set(key, [...(groups.get(key) ?? []), m]);
+  }
+  return [...groups.values()].map((list) => {
+    const first = list[0]!;
+    const statuses = sumCounts(list.map((m) => m.statuses));
+    return {
+      scale: first.scale,
+      target: first.target,
+      config: first.config,
+      concurrency: first.concurrency,
+      runs: list.length,
+      rps: median(list.map((m) => m.rps)),
+      p50Ms: median(list.map((m) => m.latencyMs.p50)),
+      p99Ms: median(list.map((m) => m.latencyMs.p99)),
+      pkCeilingRps: median(list.map((m) => m.pairedPkCeilingRps)),
+      ofPkCeiling: median(list.map((m) => m.rps / m.pairedPkCeilingRps)),
+      hitRatio: median(list.map((m) => m.hitRatio)),
+      redisHitShare: median(list.map((m) => m.redisHitShare)),
+      non2xx: Object.fromEntries(Object.entries(statuses).filter(([c]) => !c.startsWith('2'))),
+      unexpected: list.reduce((n, m) => n + m.unexpected, 0),
+      socketErrors: sumCounts(list.map((m) => m.socketErrors)),
+      redisErrors: list.reduce((n, m) => n + m.redisErrors, 0),
+    };
+  });
+}
+
+export function hotMarkdown(rows: readonly HotRow[], durationSeconds: number): string {
+  if (rows.length === 0) return '';
+  const lines = [
+    '',
+    `## Hot mixes (${rows[0]!.scale})`,
+    '',
+    `A few popular URLs per endpoint drawn with Zipf weights (bench/mixes.ts \`buildHotMixes\`), measured on a service without the ` +
+      `response cache, with it (in the process), and as two processes sharing it through Redis. "of PK ceiling" divides by the PK ` +
+      `ceiling of the same service measured right after (for ${pairSeconds(durationSeconds)} s; with two processes, theirs); the hit ratio ` +
+      `counts the cache's lookups during the measurement, "from Redis" the hits another process had stored.`,
+    '',
+    '| endpoint | conc. | configuration | req/s | of PK ceiling | PK ceiling req/s | p50 ms | p99 ms | hit ratio | from Redis | non-2xx | unexpected | socket errors | Redis errors |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.target} | ${r.concurrency} | ${r.config} | ${fmt(r.rps, 0)} | ${pct(r.ofPkCeiling)} | ${fmt(r.pkCeilingRps, 0)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${Number.isFinite(r.hitRatio) ? `${(r.hitRatio * 100).toFixed(1)}%` : '–'} | ${pct(r.redisHitShare)} | ${counts(r.non2xx)} | ${r.unexpected} | ${counts(r.socketErrors)} | ${r.redisErrors} |`,
+    ),
+  ];
+  return lines.join('\n') + '\n';
 }

@@ -12,11 +12,12 @@ import { consoleProgress } from '../src/generate/progress.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { prepareDataset } from './datasets.js';
 import { runLoad, runLoadWithCpu } from './load.js';
-import { buildMixes } from './mixes.js';
+import { connect } from 'node:net';
+import { buildHotMixes, buildMixes } from './mixes.js';
 import { BenchUsageError, parseBenchOptions, USAGE, type BenchOptions } from './options.js';
-import { aggregate, aggregateCompression, markdown, pairSeconds, svgChart, type BenchReport, type CompressionRow, type Measurement } from './report.js';
+import { aggregate, aggregateCompression, aggregateHot, markdown, pairSeconds, svgChart, type BenchReport, type CompressionRow, type HotConfig, type HotMeasurement, type Measurement } from './report.js';
 import { serviceEnv, startService, type BenchService } from './service.js';
-import { CEILING_TARGETS, type MixRequest, type TargetName } from './targets.js';
+import { CEILING_TARGETS, ENDPOINT_TARGETS, type MixRequest, type TargetName } from './targets.js';
 
 const LIST_TARGETS: TargetName[] = ['accounts', 'account-nfts', 'blocks'];
 /** share of a list endpoint's mix replaced by pages reached through links.next */
@@ -99,6 +100,9 @@ interface ScaleUnderTest {
   service: BenchService;
   mixes: Record<TargetName, MixRequest[]>;
   pkPath: string;
+  /** the service's environment for the dataset (the hot mixes start more services on it) */
+  env: Record<string, string | undefined>;
+  hotMixes: Partial<Record<TargetName, MixRequest[]>>;
 }
 
 async function warmUp(options: BenchOptions, s: ScaleUnderTest): Promise<void> {
@@ -170,6 +174,100 @@ async function measureCompression(options: BenchOptions, s: ScaleUnderTest): Pro
   return aggregateCompression(samples);
 }
 
+/** Whether something accepts TCP connections at the host and port of `url` (within a second). */
+function answers(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port || 6379), hostname);
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * The hot mixes on the larger dataset: every endpoint's mix on the service without the cache (the
+ * cold mixes' service), on one with the in-process cache, and on two processes sharing the cache
+ * through Redis; each measurement followed by the PK ceiling of the same service, as the cold ones.
+ */
+async function measureHot(options: BenchOptions, s: ScaleUnderTest): Promise<HotMeasurement[]> {
+  const targets = options.targets.filter((t): t is (typeof ENDPOINT_TARGETS)[number] => (ENDPOINT_TARGETS as readonly string[]).includes(t) && s.hotMixes[t] !== undefined);
+  if (options.hotConcurrency.length === 0 || targets.length === 0) return [];
+  if (options.backend !== 'postgres') {
+    log('hot mixes: PostgreSQL only (a PGlite dataset is open in one process at a time)');
+    return [];
+  }
+  const services: [HotConfig, BenchService][] = [['no cache', s.service]];
+  const started: BenchService[] = [];
+  const measurements: HotMeasurement[] = [];
+  try {
+    const cached = await startService(serviceEnv(s.env, options, { enabled: true }));
+    started.push(cached);
+    services.push(['cache', cached]);
+    if (!options.redisUrl) log('hot mixes: no Redis (--redis none)');
+    else if (!(await answers(options.redisUrl))) log(`hot mixes: Redis at ${options.redisUrl} does not answer; the shared configuration is left out`);
+    else {
+      // a fresh key prefix: nothing of an earlier run is read
+      const redisKeyPrefix = `lqs-bench:${s.scale}:${process.pid}:${Date.now()}:`;
+      const shared = await startService(serviceEnv(s.env, { ...options, workers: 2 }, { enabled: true, redisUrl: options.redisUrl, redisKeyPrefix }));
+      started.push(shared);
+      services.push(['cache + Redis, 2 processes', shared]);
+    }
+    // the new services warm up on the PK ceiling only: their caches start empty, so the first
+    // measurement of each mix includes filling them (and, with Redis, one process reading what the other stored)
+    for (const service of started) {
+      await runLoad(service.baseUrl, s.mixes['ceiling-pk'], 8, WARM_UP_SECONDS);
+      await settle(service.baseUrl, s.pkPath);
+    }
+    for (let run = 1; run <= options.runs; run++) {
+      for (const target of targets) {
+        for (const concurrency of options.hotConcurrency) {
+          for (const [config, service] of services) {
+            const before = await service.cacheCounters();
+            const { result } = await runLoadWithCpu(service, s.hotMixes[target]!, concurrency, options.durationSeconds, run * 997 + concurrency * 31);
+            const after = await service.cacheCounters();
+            await settle(service.baseUrl, s.pkPath);
+            const pk = await runLoad(service.baseUrl, s.mixes['ceiling-pk'], concurrency, pairSeconds(options.durationSeconds), run * 991);
+            await settle(service.baseUrl, s.pkPath);
+            const hits = after.hits - before.hits;
+            const lookups = hits + after.misses - before.misses;
+            const m: HotMeasurement = {
+              ...result,
+              scale: s.scale,
+              target,
+              config,
+              concurrency,
+              run,
+              pairedPkCeilingRps: pk.rps,
+              hitRatio: lookups > 0 ? hits / lookups : NaN,
+              redisHitShare: hits > 0 && config !== 'cache' ? (after.redisHits - before.redisHits) / hits : NaN,
+              redisErrors: after.redisErrors - before.redisErrors,
+            };
+            // the paired ceiling's failures count as the measurement's
+            for (const [code, n] of Object.entries(pk.statuses)) if (code.startsWith('5')) m.statuses[`${code} (PK ceiling)`] = n;
+            for (const [code, n] of Object.entries(pk.socketErrors)) m.socketErrors[`${code} (PK ceiling)`] = n;
+            measurements.push(m);
+            log(
+              `${s.scale.padEnd(6)} hot ${target.padEnd(28)} c=${String(concurrency).padEnd(4)} ${config.padEnd(27)} ${Math.round(m.rps).toString().padStart(6)} req/s  ` +
+                `of PK ${((m.rps / pk.rps) * 100).toFixed(0)}% (${Math.round(pk.rps)})  p50 ${m.latencyMs.p50.toFixed(2)} ms  p99 ${m.latencyMs.p99.toFixed(2)} ms  ` +
+                `hits ${Number.isFinite(m.hitRatio) ? (m.hitRatio * 100).toFixed(1) + '%' : '–'}${Number.isFinite(m.redisHitShare) ? ` (Redis ${(m.redisHitShare * 100).toFixed(0)}%)` : ''}  ` +
+                `unexpected ${m.unexpected}  redis errors ${m.redisErrors}`,
+            );
+            for (const example of m.unexpectedExamples) log(`    unexpected: ${example}`);
+          }
+        }
+      }
+    }
+  } finally {
+    for (const service of started) await service.stop();
+  }
+  return measurements;
+}
+
 async function main(): Promise<number> {
   const options = parseBenchOptions(process.argv.slice(2));
   const startedAt = new Date();
@@ -179,6 +277,7 @@ async function main(): Promise<number> {
   const scales: ScaleUnderTest[] = [];
   let measurements: Measurement[];
   let compression: CompressionRow[];
+  let hotMeasurements: HotMeasurement[] = [];
   try {
     for (const scale of options.scales) {
       log(`== ${scale} dataset (${options.backend}${options.schema === 'mirror' ? ", mirror node's schema" : ''}, seed ${options.seed})`);
@@ -187,7 +286,8 @@ async function main(): Promise<number> {
       datasets.push({ scale, totalRows: summary.totalRows, rows: summary.rows, load: summary.load });
       const mixes = buildMixes(dataset.sample, options.seed);
       const service = await startService(serviceEnv(dataset.env, options));
-      const s: ScaleUnderTest = { scale, service, mixes, pkPath: mixes['ceiling-pk'][0]!.path };
+      const hotMixes = buildHotMixes(dataset.sample, options.seed);
+      const s: ScaleUnderTest = { scale, service, mixes, pkPath: mixes['ceiling-pk'][0]!.path, env: dataset.env, hotMixes };
       scales.push(s);
       backend = service.backend;
       await addNextPages(service.baseUrl, mixes);
@@ -196,6 +296,7 @@ async function main(): Promise<number> {
     }
     measurements = await measureAll(options, scales);
     compression = await measureCompression(options, scales[scales.length - 1]!);
+    hotMeasurements = await measureHot(options, scales[scales.length - 1]!);
   } finally {
     for (const s of scales) await s.service.stop();
   }
@@ -211,6 +312,7 @@ async function main(): Promise<number> {
     results: aggregate(measurements, options.scales),
     measurements,
     compression,
+    ...(hotMeasurements.length > 0 ? { hot: aggregateHot(hotMeasurements), hotMeasurements } : {}),
   };
   const outDir = resolve(PROJECT_ROOT, options.outDir);
   mkdirSync(outDir, { recursive: true });
@@ -222,8 +324,9 @@ async function main(): Promise<number> {
   process.stdout.write(markdown(report));
 
   // every measurement, the paired ceilings' included
-  const failures = measurements.filter((m) => Object.keys(m.socketErrors).length > 0 || Object.keys(m.statuses).some((c) => c.startsWith('5')));
-  for (const m of failures) log(`FAILED: ${m.scale} ${m.target} c=${m.concurrency} run ${m.run}: statuses ${JSON.stringify(m.statuses)}, socket errors ${JSON.stringify(m.socketErrors)}`);
+  const failures = [...measurements, ...hotMeasurements].filter((m) => Object.keys(m.socketErrors).length > 0 || Object.keys(m.statuses).some((c) => c.startsWith('5')));
+  for (const m of failures) log(`FAILED: ${m.scale} ${m.target}${'config' in m ? ` hot (${m.config})` : ''} c=${m.concurrency} run ${m.run}: statuses ${JSON.stringify(m.statuses)}, socket errors ${JSON.stringify(m.socketErrors)}`);
+  for (const r of report.hot ?? []) if (r.unexpected > 0) log(`note: ${r.scale} hot ${r.target} (${r.config}) c=${r.concurrency}: ${r.unexpected} responses with another status than the mix expects`);
   const unexpected = report.results.filter((r) => r.unexpected > 0);
   for (const r of unexpected) log(`note: ${r.scale} ${r.target} c=${r.concurrency}: ${r.unexpected} responses with another status than the mix expects`);
   return failures.length > 0 ? 1 : 0;

@@ -20,7 +20,7 @@ import { openDatabase } from '../src/db/open.js';
 import { requireCompleteDataset } from '../src/generate/dataset.js';
 import { createLogger } from '../src/logger.js';
 import { startWorkers } from './workers.js';
-import { CEILING_JSON_PATH, CEILING_PK_PATH, type ControlMessage, type ServerMessage } from './protocol.js';
+import { CEILING_JSON_PATH, CEILING_PK_PATH, type CacheCounters, type ControlMessage, type ServerMessage } from './protocol.js';
 
 
 function registerCeilings(app: FastifyInstance, db: Db): void {
@@ -65,6 +65,39 @@ class RssSampler {
 
 const send = (message: ServerMessage) => process.send?.(message);
 
+const NO_COUNTERS: CacheCounters = { hits: 0, redisHits: 0, misses: 0, redisErrors: 0, entries: 0, bytes: 0 };
+
+function countersOf(app: FastifyInstance): CacheCounters {
+  const s = app.responseCache?.snapshot();
+  return s ? { hits: s.hits, redisHits: s.redisHits, misses: s.misses, redisErrors: s.redisErrors, entries: s.entries, bytes: s.bytes } : NO_COUNTERS;
+}
+
+/** Asks every worker for its cache counters and sums them. */
+async function workersCounters(): Promise<CacheCounters> {
+  const workers = Object.values(cluster.workers ?? {}).filter((w) => w?.isConnected());
+  const replies = await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise<CacheCounters>((resolve) => {
+          const timer = setTimeout(() => done(NO_COUNTERS), 5_000);
+          const onMessage = (m: ServerMessage) => {
+            if (m?.type === 'cache') done(m.counters);
+          };
+          const done = (c: CacheCounters) => {
+            clearTimeout(timer);
+            w!.off('message', onMessage);
+            resolve(c);
+          };
+          w!.on('message', onMessage);
+          w!.send({ type: 'cache-stats' } satisfies ControlMessage);
+        }),
+    ),
+  );
+  const sum = { ...NO_COUNTERS };
+  for (const r of replies) for (const k of Object.keys(sum) as (keyof CacheCounters)[]) sum[k] += r[k];
+  return sum;
+}
+
 /** With LQS_BENCH_WORKERS > 1 this process only supervises; its workers serve on one shared port. */
 async function supervise(count: number): Promise<void> {
   const logger = createLogger(loadConfig().log.level);
@@ -79,6 +112,7 @@ async function supervise(count: number): Promise<void> {
   process.on('message', (message: ControlMessage) => {
     if (message.type === 'rss-start') sampler.start();
     else if (message.type === 'rss-stop') send({ type: 'rss', peakBytes: sampler.stop() });
+    else if (message.type === 'cache-stats') void workersCounters().then((counters) => send({ type: 'cache', counters }));
     else if (message.type === 'stop') void stop();
   });
   process.on('disconnect', () => void stop());
@@ -107,6 +141,7 @@ async function serveOne(): Promise<void> {
   process.on('message', (message: ControlMessage) => {
     if (message.type === 'rss-start') sampler.start();
     else if (message.type === 'rss-stop') send({ type: 'rss', peakBytes: sampler.stop() });
+    else if (message.type === 'cache-stats') send({ type: 'cache', counters: countersOf(app) });
     else if (message.type === 'stop') {
       void (async () => {
         await app.close();

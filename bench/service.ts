@@ -1,7 +1,7 @@
 /** Starts bench/server.ts as a child process and talks to it (readiness, RSS sampling, stop). */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ControlMessage, ServerMessage } from './protocol.js';
+import type { CacheCounters, ControlMessage, ServerMessage } from './protocol.js';
 
 export interface BenchService {
   baseUrl: string;
@@ -12,6 +12,8 @@ export interface BenchService {
   rssStart(): void;
   /** stops sampling; the peak RSS in bytes since rssStart */
   rssStop(): Promise<number>;
+  /** the response cache's counters so far */
+  cacheCounters(): Promise<CacheCounters>;
   stop(): Promise<void>;
 }
 
@@ -39,9 +41,24 @@ function nextMessage<T extends ServerMessage['type']>(child: ChildProcess, type:
   });
 }
 
-/** The service child's environment: the dataset's database, its pool size and the number of workers. */
-export function serviceEnv(datasetEnv: Record<string, string | undefined>, options: { pool: number; workers: number }): Record<string, string | undefined> {
-  return { ...datasetEnv, LQS_DB_POOLSIZE: String(options.pool), LQS_BENCH_WORKERS: String(options.workers) };
+/**
+ * The service child's environment: the dataset's database, its pool size and the number of workers.
+ * The response cache is off (the cold mixes measure the database path; a mix's 2,000 requests are
+ * cycled through, so a cache would turn them into repeats) unless `cache` says otherwise.
+ */
+export function serviceEnv(
+  datasetEnv: Record<string, string | undefined>,
+  options: { pool: number; workers: number },
+  cache: { enabled: boolean; redisUrl?: string; redisKeyPrefix?: string } = { enabled: false },
+): Record<string, string | undefined> {
+  return {
+    ...datasetEnv,
+    LQS_DB_POOLSIZE: String(options.pool),
+    LQS_BENCH_WORKERS: String(options.workers),
+    LQS_CACHE_ENABLED: String(cache.enabled),
+    LQS_CACHE_REDIS_URL: cache.redisUrl ?? '',
+    LQS_CACHE_REDIS_KEYPREFIX: cache.redisKeyPrefix,
+  };
 }
 
 /** `execArgv`: Node options for the child (the profiler's `--cpu-prof`, for example). */
@@ -65,6 +82,11 @@ export async function startService(env: Record<string, string | undefined>, exec
       const reply = nextMessage(child, 'rss');
       send({ type: 'rss-stop' });
       return (await reply).peakBytes;
+    },
+    async cacheCounters() {
+      const reply = nextMessage(child, 'cache');
+      send({ type: 'cache-stats' });
+      return (await reply).counters;
     },
     async stop() {
       if (child.exitCode !== null) return;

@@ -16,6 +16,7 @@ import { installRequestIds, requestIdOf, RequestLogController } from './http/req
 import { componentsSchema } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
 import { CacheControl } from './http/cache.js';
+import { installResponseCache } from './http/responseCache.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerDocsRoutes } from './routes/docs.js';
 import { registerApiRoutes } from './routes/index.js';
@@ -29,6 +30,8 @@ export interface AppOptions {
   outages?: OutageLog;
   /** the process's metrics (server.ts shares them with the database's error callback); built here when absent */
   metrics?: ServiceMetrics;
+  /** wall-clock milliseconds for the response cache's expiry (tests) */
+  cacheNow?: () => number;
 }
 
 /** How often the server looks for connections past their request or headers deadline. */
@@ -124,6 +127,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     return payload;
   });
+  // before ETag and compression: a cached answer is the routes' own payload, tagged and encoded per request
+  installResponseCache(app, config, options.cacheNow);
   installEtag(app);
   measureBody();
   if (config.response.compression) {

@@ -92,6 +92,25 @@ export interface Config {
   };
   /** load the demo ledger into an empty database: `auto` does so for the embedded database only */
   demo: { load: 'auto' | 'true' | 'false' };
+  /** the response cache (src/http/responseCache.ts): 200s kept for their cache-control max-age */
+  cache: {
+    enabled: boolean;
+    /** bound of the in-process LRU (payloads, headers and keys) */
+    maxBytes: number;
+    /** a larger response is not kept in the process (it may still be shared through Redis) */
+    maxEntryBytes: number;
+    redis: {
+      /** `redis://host:port[/db]`; empty: no shared cache */
+      url: string;
+      /** prefix of every key (processes serving the same database share it) */
+      keyPrefix: string;
+      /** a GET that takes longer is abandoned and the request answered from the database */
+      timeoutMs: number;
+      connectTimeoutMs: number;
+      /** after a failure or timeout Redis is left alone this long */
+      backoffMs: number;
+    };
+  };
 }
 
 export function defaultConfig(): Config {
@@ -144,6 +163,12 @@ export function defaultConfig(): Config {
       maxVerificationsPerSecond: 2,
     },
     demo: { load: 'auto' },
+    cache: {
+      enabled: true,
+      maxBytes: 64 * 1024 * 1024,
+      maxEntryBytes: 1024 * 1024,
+      redis: { url: '', keyPrefix: 'lqs:', timeoutMs: 50, connectTimeoutMs: 1_000, backoffMs: 1_000 },
+    },
   };
 }
 

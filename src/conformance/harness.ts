@@ -41,6 +41,8 @@ export interface HarnessOptions {
   schema?: SchemaKind;
   /** on the mirror schema: add the service's optional indexes (`lqs indexes`); default `LQS_TEST_OPTIONAL_INDEXES` */
   optionalIndexes?: boolean;
+  /** wall-clock milliseconds for the response cache (off here unless `baseConfig` enables it) */
+  cacheNow?: () => number;
 }
 
 export interface CapturedQuery {
@@ -87,6 +89,8 @@ export class Harness {
 
   static async open(options: HarnessOptions): Promise<Harness> {
     const base = defaultConfig();
+    // the cases reload data and change settings between requests: no response cache unless asked for
+    base.cache.enabled = false;
     mergeConfig(base as never, options.baseConfig ?? {});
     const schema = options.schema ?? schemaKindOf(process.env.LQS_TEST_SCHEMA);
     let db: Db;
@@ -130,7 +134,7 @@ export class Harness {
     const config = structuredClone(base);
     const clock = new SettableClock();
     let harness: Harness | null = null;
-    const app = await buildApp({ config, db: tapped(appDb, () => harness?.capture ?? null), clock, logger: createLogger(options.logLevel ?? 'silent') });
+    const app = await buildApp({ config, db: tapped(appDb, () => harness?.capture ?? null), clock, logger: createLogger(options.logLevel ?? 'silent'), cacheNow: options.cacheNow });
     await app.ready();
     harness = new Harness(app, db, config, clock, base, async () => {
       await app.close();
@@ -153,6 +157,7 @@ export class Harness {
 
   /** Empties the tables, restores the base settings, applies `overrides` in order and loads `setup`. */
   async prepare(setup: Setup, ...overrides: unknown[]): Promise<void> {
+    this.app.responseCache?.clear();
     await resetDatabase(this.db);
     this.resetConfig();
     mergeConfig(this.config as never, setup.config ?? {}, true);

@@ -20,7 +20,7 @@ let errors = '';
 
 async function startServe(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [MAIN, 'serve'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LQS_HOST: '127.0.0.1', LQS_ADMIN_PORT: '0', LQS_LOG_LEVEL: 'warn', LQS_DEMO_LOAD: 'false' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LQS_HOST: '127.0.0.1', LQS_ADMIN_PORT: '0', LQS_LOG_LEVEL: 'warn', LQS_DEMO_LOAD: 'false', LQS_CACHE_ENABLED: 'false' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
