@@ -30,9 +30,12 @@ function blocks(count = BLOCKS) {
   };
 }
 
-/** What a client sees: status, every header and the body's bytes. */
-async function fetchRaw(app: FastifyInstance, url: string) {
-  const res = await app.inject({ method: 'GET', url });
+/**
+ * What a client sees: status, every header and the body's bytes. The request id is the caller's, so
+ * that two answers compare byte for byte (a generated one differs per request).
+ */
+async function fetchRaw(app: FastifyInstance, url: string, headers: Record<string, string> = {}) {
+  const res = await app.inject({ method: 'GET', url, headers: { 'x-request-id': 'response-cache-test', ...headers } });
   return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
 }
 
@@ -70,21 +73,28 @@ describe('response cache', () => {
   it('answers a repeated request without a query, byte-identical to the uncached answer, headers included', async () => {
     await cached.prepare(blocks());
     await uncached.prepare(blocks());
-    for (const url of URLS) {
-      const reference = await fetchRaw(uncached.app, url);
-      assert.equal(reference.status, 200, url);
-      const first = await fetchRaw(cached.app, url);
-      let second: Awaited<ReturnType<typeof fetchRaw>> | undefined;
-      const queries = await cached.captureQueries(async () => {
-        second = await fetchRaw(cached.app, url);
-      });
-      assert.deepEqual(queries, [], `${url}: served from the cache`);
-      for (const res of [first, second!]) {
-        assert.equal(res.status, reference.status, url);
-        assert.deepEqual(res.headers, reference.headers, url);
-        assert.ok(res.body.equals(reference.body), url);
+    // plain, and encoded after the cache (compression and the ETag apply to a cached answer as to any)
+    for (const headers of [{}, { 'accept-encoding': 'gzip' }] as Record<string, string>[]) {
+      for (const url of URLS) {
+        const reference = await fetchRaw(uncached.app, url, headers);
+        assert.equal(reference.status, 200, url);
+        const first = await fetchRaw(cached.app, url, headers);
+        let second: Awaited<ReturnType<typeof fetchRaw>> | undefined;
+        const queries = await cached.captureQueries(async () => {
+          second = await fetchRaw(cached.app, url, headers);
+        });
+        assert.deepEqual(queries, [], `${url}: served from the cache`);
+        for (const res of [first, second!]) {
+          assert.equal(res.status, reference.status, url);
+          assert.deepEqual(res.headers, reference.headers, url);
+          assert.ok(res.body.equals(reference.body), url);
+        }
       }
     }
+    const tagged = await fetchRaw(cached.app, URLS[3]!);
+    assert.ok(tagged.headers.etag, 'a cached 200 carries its ETag');
+    const revalidated = await fetchRaw(cached.app, URLS[3]!, { 'if-none-match': String(tagged.headers.etag) });
+    assert.equal(revalidated.status, 304);
     // the parameters' order is kept: the two orders are two entries with their own next links
     const a = await fetchRaw(cached.app, URLS[0]!);
     const b = await fetchRaw(cached.app, URLS[1]!);
