@@ -4,11 +4,11 @@ import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Harness } from '../../src/conformance/harness.js';
 import { errorOf, get } from '../support/harness.js';
-import { createPrivatePostgres, privatePostgresSkipReason, type PrivatePostgres } from '../support/privatePostgres.js';
+import { openFaultHarness } from '../support/faultHarness.js';
+import { privatePostgresSkipReason, type PrivatePostgres } from '../support/privatePostgres.js';
 
 const POOL_SIZE = 4;
 const STATEMENT_TIMEOUT_MS = 400;
-const blocks = { recordFiles: Array.from({ length: 5 }, (_, i) => ({ index: i, consensus_end: 1000 + i, hash: String(i).repeat(96) })) };
 
 describe('database faults on a private PostgreSQL server', { skip: privatePostgresSkipReason() }, () => {
   let server: PrivatePostgres;
@@ -27,15 +27,7 @@ describe('database faults on a private PostgreSQL server', { skip: privatePostgr
   };
 
   before(async () => {
-    server = await createPrivatePostgres();
-    harness = await Harness.open({
-      backend: 'postgres',
-      adminUrl: server.adminUrl,
-      pool: { size: POOL_SIZE, statementTimeoutMs: STATEMENT_TIMEOUT_MS, connectionTimeoutMs: 1000 },
-    });
-    await harness.prepare(blocks);
-    const [{ current_database: name }] = (await harness.db.query<{ current_database: string }>('select current_database()')) as [{ current_database: string }];
-    databaseUrl = server.adminUrl.replace(/\/postgres$/, '/' + name);
+    ({ server, harness, databaseUrl } = await openFaultHarness({ size: POOL_SIZE, statementTimeoutMs: STATEMENT_TIMEOUT_MS, connectionTimeoutMs: 1000 }));
   });
 
   after(async () => {

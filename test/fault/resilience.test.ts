@@ -6,9 +6,9 @@ import pg from 'pg';
 import { Harness } from '../../src/conformance/harness.js';
 import { openPostgres, RECONNECT_MAX_MS } from '../../src/db/postgres.js';
 import { get } from '../support/harness.js';
-import { createPrivatePostgres, type PrivatePostgres } from '../support/privatePostgres.js';
+import { openFaultHarness } from '../support/faultHarness.js';
+import type { PrivatePostgres } from '../support/privatePostgres.js';
 
-const blocks = { recordFiles: Array.from({ length: 5 }, (_, i) => ({ index: i, consensus_end: 1000 + i, hash: String(i).repeat(96) })) };
 
 describe('database events never end the process', () => {
   let server: PrivatePostgres;
@@ -16,11 +16,7 @@ describe('database events never end the process', () => {
   let databaseUrl: string;
 
   before(async () => {
-    server = await createPrivatePostgres();
-    harness = await Harness.open({ backend: 'postgres', adminUrl: server.adminUrl, pool: { size: 4, statementTimeoutMs: 2000, connectionTimeoutMs: 1000 } });
-    await harness.prepare(blocks);
-    const [{ current_database: name }] = (await harness.db.query<{ current_database: string }>('select current_database()')) as [{ current_database: string }];
-    databaseUrl = server.adminUrl.replace(/\/postgres$/, '/' + name);
+    ({ server, harness, databaseUrl } = await openFaultHarness({ size: 4, statementTimeoutMs: 2000, connectionTimeoutMs: 1000 }));
   });
 
   after(async () => {

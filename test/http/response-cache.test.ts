@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,6 +12,7 @@ import { Harness, REFERENCE_TEST_CONFIG } from '../../src/conformance/harness.js
 import { createLogger } from '../../src/logger.js';
 import { maxAgeOf } from '../../src/http/responseCache.js';
 import { backend } from '../support/harness.js';
+import { freePort } from '../support/privatePostgres.js';
 
 const BLOCKS = 12;
 const START = 1_676_540_001_000_000_000n;
@@ -169,17 +170,6 @@ async function reachable(port: number): Promise<boolean> {
       resolve(true);
     });
     socket.once('error', () => resolve(false));
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
   });
 }
 
