@@ -8,8 +8,10 @@ import type { Db } from '../../src/db/db.js';
 import { addOptionalIndexes, optionalIndexes } from '../../src/db/optionalIndexes.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { missingSchema } from '../../src/db/schemaRequirements.js';
-import { createReaderRole, createScratchDatabase, DEFAULT_ADMIN_URL, loadMirrorSchema, type ReaderRole, type ScratchDatabase } from '../../src/db/scratch.js';
+import { createReaderRole, createScratchDatabase, DEFAULT_ADMIN_URL, loadMirrorSchema, MIRROR_SCHEMA_FILE, type ReaderRole, type ScratchDatabase } from '../../src/db/scratch.js';
+import { existsSync } from 'node:fs';
 import { PROJECT_ROOT } from '../../src/paths.js';
+import { postgresServerSkipReason } from '../support/privatePostgres.js';
 
 const adminUrl = process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
 const cli = join(PROJECT_ROOT, 'dist', 'src', 'main.js');
@@ -27,7 +29,9 @@ async function lqs(url: string, ...args: string[]): Promise<{ code: number; stdo
   }
 }
 
-describe('a mirror node database', () => {
+const skip = existsSync(MIRROR_SCHEMA_FILE) ? await postgresServerSkipReason(adminUrl) : `${MIRROR_SCHEMA_FILE} is absent`;
+
+describe('a mirror node database', { skip }, () => {
   let scratch: ScratchDatabase;
   let reader: ReaderRole;
   let owner: Db;
