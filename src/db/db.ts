@@ -13,7 +13,11 @@ export interface Db extends Queryable {
   readonly backend: 'pglite' | 'postgres';
   /** Runs one or more statements without parameters (migrations, maintenance). */
   exec(sql: string): Promise<void>;
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction on one connection. `readOnly`: `fn` only reads (with read
+   * replicas it may run on one, and run again on the primary after a connection failure).
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: { readOnly?: boolean }): Promise<T>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   /** Reads the database's own types (domains, enums, their arrays) again; call after changing the schema. */

@@ -3,7 +3,7 @@
  * one per replica. Statements that read (`query`) go round-robin to the replicas in rotation;
  * `exec`, `transaction` and `refreshTypes` go to the primary. A replica leaves the rotation when a
  * statement on it fails for the connection (it is then retried once on the primary: a read is safe
- * to repeat) or when its replay lag, checked every `checkIntervalMs`, exceeds `maxLagMs`; it returns
+ * to repeat; so are transactions marked `readOnly`) or when its replay lag, checked every `checkIntervalMs`, exceeds `maxLagMs`; it returns
  * at the first check that finds it answering within the bound. With no replica in rotation, reads go
  * to the primary. `primary()` is the Db of the reads that must see the newest data.
  */
@@ -82,7 +82,7 @@ export class ReplicatedDb implements Db {
       backend: 'postgres',
       query: <R = Row>(text: string, params: readonly unknown[] = []) => self.readPrimaryFirst<R>(text, params),
       exec: (sql) => self.exec(sql),
-      transaction: (fn) => self.transaction(fn),
+      transaction: (fn, options) => self.transaction(fn, options),
       ping: () => self.ping(),
       refreshTypes: () => self.refreshTypes(),
       close: () => self.close(),
@@ -170,8 +170,21 @@ export class ReplicatedDb implements Db {
     return this.main.db.exec(sql);
   }
 
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.main.db.transaction(fn);
+  /** On the primary, unless `readOnly`: then on a replica in rotation as a read is (retried once on the primary after a connection failure). */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: { readOnly?: boolean }): Promise<T> {
+    const replica = options?.readOnly ? this.pick() : undefined;
+    if (!replica) return this.main.db.transaction(fn);
+    return replica.db.transaction(fn).then(
+      (result) => {
+        replica.queries++;
+        return result;
+      },
+      (err: unknown) => {
+        if (!isConnectionFailure(err)) throw err;
+        this.setState(replica, 'down', err);
+        return this.main.db.transaction(fn);
+      },
+    );
   }
 
   /** Resolves when the primary answers or, while it does not, a replica in rotation does: reads can be served. */

@@ -47,10 +47,11 @@ describe('ReplicatedDb', () => {
     for (let i = 0; i < 4; i++) await db.query('select 1');
     await db.exec('select 1');
     assert.deepEqual(await db.transaction((tx) => tx.query('select 1')), [{ from: 'primary:tx' }]);
+    assert.deepEqual(await db.transaction((tx) => tx.query('select 1'), { readOnly: true }), [{ from: 'replica1:tx' }]);
     assert.deepEqual(served, ['replica1', 'replica2', 'replica1', 'replica2', 'primary:exec']);
     assert.deepEqual(db.pools().map((p) => [p.name, p.state, p.queries]), [
       ['primary', 'up', 0],
-      ['replica1', 'up', 2],
+      ['replica1', 'up', 3],
       ['replica2', 'up', 2],
     ]);
     assert.deepEqual(db.poolStats(), { total: 3, idle: 3, waiting: 0 });
