@@ -90,7 +90,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
     }));
     if (stopping) return;
     metrics = new ServiceMetrics(db);
-    logger.info({ backend: db.backend, dataDir: db.backend === 'pglite' ? config.db.dataDir || '(memory)' : undefined }, 'database ready');
+    logger.info({ backend: db.backend, dataDir: db.backend === 'pglite' ? config.db.dataDir || '(memory)' : undefined, pools: db.pools?.().map((p) => `${p.name}:${p.state}`) }, 'database ready');
 
     let demo = false;
     if (wantsDemo(config) && (await during(isEmpty(db)))) {

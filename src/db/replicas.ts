@@ -60,6 +60,7 @@ export class ReplicatedDb implements Db {
   private readonly main: Pool;
   private readonly replicas: Pool[];
   private next = 0;
+  private closed = false;
   private readonly timer: NodeJS.Timeout;
   private readonly preferPrimary: Db;
 
@@ -124,6 +125,8 @@ export class ReplicatedDb implements Db {
   }
 
   private setState(pool: Pool, state: PoolReport['state'], err?: unknown): void {
+    // a check that ends after close() found the pools closed, not down
+    if (this.closed) return;
     const previous = pool.state;
     pool.state = state;
     if (previous !== state) this.options.onStateChange?.(pool.report(), previous, err);
@@ -205,6 +208,7 @@ export class ReplicatedDb implements Db {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.timer);
     await Promise.all([this.main.db.close(), ...this.replicas.map((r) => r.db.close())]);
   }
