@@ -23,6 +23,14 @@ export interface Config {
     connectionTimeoutMs: number;
     /** apply migrations at start-up (off for a read-only role on a database we did not create) */
     migrate: boolean;
+    /** PostgreSQL URLs of streaming replicas that serve the reads (src/db/replicas.ts); empty: all on db.url */
+    replicas: string[];
+    /** a replica whose replay lag exceeds this leaves the rotation until it catches up */
+    maxReplicaLagMs: number;
+    /** how often each replica's replay lag is checked */
+    replicaCheckIntervalMs: number;
+    /** reads that must see the newest data and go to the primary (db.url) even with replicas: `blocks` (the block lookups) */
+    primaryReads: string[];
   };
   response: {
     limit: { default: number; max: number; tokenBalance: { singleAccount: number } };
@@ -119,7 +127,7 @@ export function defaultConfig(): Config {
     host: '0.0.0.0',
     shard: 0n,
     realm: 0n,
-    db: { url: '', dataDir: './data', poolSize: 10, statementTimeoutMs: 20_000, connectionTimeoutMs: 3_000, migrate: true },
+    db: { url: '', dataDir: './data', poolSize: 10, statementTimeoutMs: 20_000, connectionTimeoutMs: 3_000, migrate: true, replicas: [], maxReplicaLagMs: 5_000, replicaCheckIntervalMs: 1_000, primaryReads: ['blocks'] },
     response: {
       limit: { default: 25, max: 100, tokenBalance: { singleAccount: 1000 } },
       includeHostInLink: false,
@@ -286,6 +294,9 @@ export function readConfigFile(path: string): unknown {
   }
 }
 
+/** The reads `db.primaryReads` can send to the primary. */
+export const PRIMARY_READS: readonly string[] = ['blocks'];
+
 /** Checks what a type alone does not: ports, sizes, the database URL. `origin` names where a setting came from. */
 function validate(config: Config, origin: (path: string) => string): void {
   const port = (path: string, value: number) => {
@@ -294,16 +305,25 @@ function validate(config: Config, origin: (path: string) => string): void {
   port('port', config.port);
   port('admin.port', config.admin.port);
   if (!Number.isInteger(config.db.poolSize) || config.db.poolSize < 1) throw new ConfigError(`${origin('db.poolSize')}: ${config.db.poolSize} is not a pool size (an integer of 1 or more)`);
-  if (config.db.url) {
+  const postgresUrl = (path: string, text: string) => {
     let url: URL | null = null;
     try {
-      url = new URL(config.db.url);
+      url = new URL(text);
     } catch {
       // reported below
     }
     if (!url || !/^postgres(ql)?:$/.test(url.protocol) || !url.hostname) {
-      throw new ConfigError(`${origin('db.url')}: ${JSON.stringify(config.db.url)} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`);
+      throw new ConfigError(`${origin(path)}: ${JSON.stringify(text)} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`);
     }
+  };
+  if (config.db.url) postgresUrl('db.url', config.db.url);
+  if (config.db.replicas.length > 0 && !config.db.url) throw new ConfigError(`${origin('db.replicas')}: read replicas need the primary's PostgreSQL URL in db.url (DATABASE_URL)`);
+  for (const replica of config.db.replicas) postgresUrl('db.replicas', replica);
+  for (const [path, value, min] of [['db.maxReplicaLagMs', config.db.maxReplicaLagMs, 0], ['db.replicaCheckIntervalMs', config.db.replicaCheckIntervalMs, 10]] as const) {
+    if (!Number.isFinite(value) || value < min) throw new ConfigError(`${origin(path)}: ${value} is not a number of milliseconds of ${min} or more`);
+  }
+  for (const read of config.db.primaryReads) {
+    if (!PRIMARY_READS.includes(read)) throw new ConfigError(`${origin('db.primaryReads')}: ${JSON.stringify(read)} is not one of ${PRIMARY_READS.join(', ')}`);
   }
 }
 

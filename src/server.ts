@@ -69,10 +69,18 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
     const faults = outages;
     let metrics: ServiceMetrics | undefined;
     db = await during(
-      openDatabase(config, (err) => {
-        faults.record('connection', err);
-        metrics?.dbError('idle_connection');
-      }),
+      openDatabase(
+        config,
+        (err) => {
+          faults.record('connection', err);
+          metrics?.dbError('idle_connection');
+        },
+        (pool, previous, err) => {
+          const fields = { pool: pool.name, state: pool.state, previous, lagMs: pool.lagMs, err };
+          if (pool.state === 'up') logger?.info(fields, 'database pool back in rotation');
+          else logger?.warn(fields, 'database pool out of rotation');
+        },
+      ),
     );
     if (stopping) return;
     const checked = db;
@@ -82,7 +90,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
     }));
     if (stopping) return;
     metrics = new ServiceMetrics(db);
-    logger.info({ backend: db.backend, dataDir: db.backend === 'pglite' ? config.db.dataDir || '(memory)' : undefined }, 'database ready');
+    logger.info({ backend: db.backend, dataDir: db.backend === 'pglite' ? config.db.dataDir || '(memory)' : undefined, pools: db.pools?.().map((p) => `${p.name}:${p.state}`) }, 'database ready');
 
     let demo = false;
     if (wantsDemo(config) && (await during(isEmpty(db)))) {

@@ -3,22 +3,23 @@ import type { Db } from './db.js';
 import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
 import { migrate } from './migrate.js';
+import { ReplicatedDb, type ReplicaOptions } from './replicas.js';
 
 /**
  * Opens the configured backend (PostgreSQL when `db.url` is set, else PGlite) and migrates it unless
  * told not to. A PostgreSQL database is reached once here, so that one that cannot be reached fails
- * the start, not the first request.
+ * the start, not the first request. With `db.replicas`, reads are spread over them (src/db/replicas.ts).
  */
-export async function openDatabase(config: Config, onError?: (err: Error) => void): Promise<Db> {
-  const db = config.db.url
-    ? await openPostgres({
-        url: config.db.url,
-        poolSize: config.db.poolSize,
-        statementTimeoutMs: config.db.statementTimeoutMs,
-        connectionTimeoutMs: config.db.connectionTimeoutMs,
-        onError,
-      })
-    : await openPglite(config.db.dataDir);
+export async function openDatabase(config: Config, onError?: (err: Error) => void, onReplicaState?: ReplicaOptions['onStateChange']): Promise<Db> {
+  const postgres = (url: string) =>
+    openPostgres({
+      url,
+      poolSize: config.db.poolSize,
+      statementTimeoutMs: config.db.statementTimeoutMs,
+      connectionTimeoutMs: config.db.connectionTimeoutMs,
+      onError,
+    });
+  const db = config.db.url ? await postgres(config.db.url) : await openPglite(config.db.dataDir);
   try {
     if (db.backend === 'postgres') await db.ping();
     if (config.db.migrate) await migrate(db);
@@ -26,5 +27,13 @@ export async function openDatabase(config: Config, onError?: (err: Error) => voi
     await db.close().catch(() => undefined);
     throw err;
   }
-  return db;
+  if (config.db.replicas.length === 0) return db;
+  // replicas are not required at start-up: one that cannot be reached stays out of the rotation until it answers
+  const replicated = new ReplicatedDb(db, await Promise.all(config.db.replicas.map(postgres)), {
+    maxLagMs: config.db.maxReplicaLagMs,
+    checkIntervalMs: config.db.replicaCheckIntervalMs,
+    onStateChange: onReplicaState,
+  });
+  await replicated.check();
+  return replicated;
 }

@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ConfigError, type Config } from '../config.js';
-import type { Db } from '../db/db.js';
+import type { Db, PoolReport } from '../db/db.js';
 import { errorBody } from './errors.js';
 import { isDatabaseUnavailable } from './errorHandler.js';
 
@@ -70,9 +70,31 @@ export class ServiceMetrics {
             this.set(read(stats()));
           },
         });
-      gauge('lqs_db_pool_connections', 'PostgreSQL connections open in the pool', (s) => s.total);
+      gauge('lqs_db_pool_connections', 'PostgreSQL connections open in the pool (with read replicas: in all pools)', (s) => s.total);
       gauge('lqs_db_pool_idle_connections', 'PostgreSQL connections open and idle in the pool', (s) => s.idle);
       gauge('lqs_db_pool_waiting_requests', 'Queries waiting for a pooled connection', (s) => s.waiting);
+    }
+    const pools = db?.pools?.bind(db);
+    if (pools) {
+      const perPool = (name: string, help: string, read: (p: PoolReport) => number | null) =>
+        new Gauge({
+          name,
+          help,
+          labelNames: ['pool'] as const,
+          registers: [this.registry],
+          collect() {
+            this.reset();
+            for (const p of pools()) {
+              const value = read(p);
+              if (value !== null) this.labels(p.name).set(value);
+            }
+          },
+        });
+      perPool('lqs_db_pool_up', 'Whether the pool serves reads (1) or is out of the rotation (0: lagging or unreachable); by pool (primary, replica1, ...)', (p) => (p.state === 'up' ? 1 : 0));
+      perPool('lqs_db_replica_lag_milliseconds', 'Replay lag of a read replica at its last check', (p) => (p.name === 'primary' ? null : p.lagMs));
+      perPool('lqs_db_pool_queries', 'Statements answered by the pool since start-up', (p) => p.queries);
+      perPool('lqs_db_pool_connections_by_pool', 'PostgreSQL connections open in the pool', (p) => p.total);
+      perPool('lqs_db_pool_waiting_requests_by_pool', 'Queries waiting for a pooled connection', (p) => p.waiting);
     }
     for (const kind of ['timeout', 'unavailable', 'idle_connection', 'query'] as const) this.dbErrors.labels(kind).inc(0);
   }

@@ -6,7 +6,8 @@ import { schemaRef } from '../http/openapi.js';
 
 /**
  * Liveness (the process answers: 200 whenever it runs) and readiness (the database answers too,
- * else 503 with Retry-After). Both are outside the in-flight limit, and readiness answers 503, never
+ * else 503 with Retry-After; with read replicas, ready while the primary or a replica in rotation
+ * answers, and each pool's state and lag listed under `pools`). Both are outside the in-flight limit, and readiness answers 503, never
  * 500, whatever its check throws.
  */
 export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext, outages: OutageLog): void {
@@ -16,7 +17,9 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext, outa
   app.get('/health/readiness', { schema, config }, async (_request, reply) => {
     try {
       await ctx.db.ping();
-      return { status: 'UP' };
+      // with read replicas: each pool's state and replay lag beside the status
+      const pools = ctx.db.pools?.().map(({ name, state, lagMs }) => ({ name, state, lagMs }));
+      return pools ? { status: 'UP', pools } : { status: 'UP' };
     } catch (err) {
       outages.record('readiness', err);
       return reply.code(503).header('retry-after', RETRY_AFTER_SECONDS).send({ status: 'DOWN' });

@@ -72,6 +72,21 @@ export interface PrivatePostgres {
 }
 
 export async function createPrivatePostgres(): Promise<PrivatePostgres> {
+  return privateServer((run, data) => run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']));
+}
+
+/**
+ * A streaming standby of `primary` (whose default pg_hba.conf trusts local replication
+ * connections): a base backup taken with `pg_basebackup -R -X stream`, started on its own port as a
+ * hot standby.
+ */
+export async function createStandby(primary: PrivatePostgres): Promise<PrivatePostgres> {
+  return privateServer((run, data) =>
+    run('pg_basebackup', ['-D', data, '-R', '-X', 'stream', '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '--no-sync']),
+  );
+}
+
+async function privateServer(create: (run: (tool: string, args: string[]) => Buffer, data: string) => void): Promise<PrivatePostgres> {
   const bin = binDir();
   const asRoot = userInfo().uid === 0;
   const run = (tool: string, args: string[]) => {
@@ -83,7 +98,7 @@ export async function createPrivatePostgres(): Promise<PrivatePostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'lqs-pg-'));
   if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), Number(execFileSync('id', ['-g', 'postgres']).toString().trim()));
   const data = join(dir, 'data');
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  create(run, data);
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;
   const instance: PrivatePostgres = {

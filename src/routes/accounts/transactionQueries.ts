@@ -94,7 +94,7 @@ export async function findTransfersByMerge(db: Db, source: TransferSource, q: Pa
   return db.transaction(async (tx) => {
     await tx.query(`select set_config('enable_nestloop', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('jit', 'off', true)`);
     return tx.query(sql, params.values);
-  });
+  }, { readOnly: true });
 }
 
 /** The transaction types present in the table outside `knownIds` (what UNKNOWN selects): a loose scan of the type index. */

@@ -34,6 +34,9 @@ function conditionOf(filter: Filter): BlockCondition | null {
 
 const HASH = /^(0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{96})$/;
 
+/** The Db of the block lookups: the primary's with read replicas when `db.primaryReads` names them, so that a lagging replica never hides the newest block. */
+const blocksDb = (ctx: AppContext) => (ctx.config.db.primaryReads.includes('blocks') && ctx.db.primary ? ctx.db.primary() : ctx.db);
+
 export function registerBlockRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get(
     '/api/v1/blocks',
@@ -46,7 +49,7 @@ export function registerBlockRoutes(app: FastifyInstance, ctx: AppContext): void
       const order = orderOf(filters);
       const limit = limitOf(filters, ctx.startup.defaultLimit, ctx.config.response.limit.max);
 
-      const rows = await findBlocks(ctx.db, conditions, orderBy, order, limit);
+      const rows = await findBlocks(blocksDb(ctx), conditions, orderBy, order, limit);
       const last = rows.at(-1);
       const next =
         last && rows.length === limit
@@ -65,8 +68,8 @@ export function registerBlockRoutes(app: FastifyInstance, ctx: AppContext): void
       const { hashOrNumber } = request.params;
       const hash = HASH.exec(hashOrNumber);
       let rows;
-      if (hash) rows = await findBlocksByHashPrefix(ctx.db, hash[2]!.toLowerCase());
-      else if (isNonNegativeInt64(hashOrNumber)) rows = await findBlocksByNumber(ctx.db, BigInt(hashOrNumber));
+      if (hash) rows = await findBlocksByHashPrefix(blocksDb(ctx), hash[2]!.toLowerCase());
+      else if (isNonNegativeInt64(hashOrNumber)) rows = await findBlocksByNumber(blocksDb(ctx), BigInt(hashOrNumber));
       else throw invalidParameter('hashOrNumber');
       if (rows.length !== 1) throw notFound();
       return blockView(rows[0]!);
