@@ -77,12 +77,13 @@ export async function createPrivatePostgres(): Promise<PrivatePostgres> {
 
 /**
  * A streaming standby of `primary` (whose default pg_hba.conf trusts local replication
- * connections): a base backup taken with `pg_basebackup -R -X stream`, started on its own port as a
+ * connections): a base backup taken with `pg_basebackup -R -X stream -c fast` (a spread checkpoint
+ * after a large load takes minutes), started on its own port as a
  * hot standby.
  */
 export async function createStandby(primary: PrivatePostgres): Promise<PrivatePostgres> {
   return privateServer((run, data) =>
-    run('pg_basebackup', ['-D', data, '-R', '-X', 'stream', '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '--no-sync']),
+    run('pg_basebackup', ['-D', data, '-R', '-X', 'stream', '-c', 'fast', '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '--no-sync']),
   );
 }
 
@@ -98,7 +99,12 @@ async function privateServer(create: (run: (tool: string, args: string[]) => Buf
   const dir = mkdtempSync(join(tmpdir(), 'lqs-pg-'));
   if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), Number(execFileSync('id', ['-g', 'postgres']).toString().trim()));
   const data = join(dir, 'data');
-  create(run, data);
+  try {
+    create(run, data);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;
   const instance: PrivatePostgres = {
