@@ -5,7 +5,7 @@ import { MIGRATIONS_DIR } from '../paths.js';
 import { UserError } from '../userError.js';
 import { isMirrorNodeDatabase } from './schemaRequirements.js';
 
-export const MIRROR_NODE_DATABASE_ADVICE =
+const MIRROR_NODE_DATABASE_ADVICE =
   'it is a mirror node database (its flyway_schema_history table is there), whose schema the mirror node owns: ' +
   'this service never migrates it. Serve it with `serve --no-migrate` (or LQS_DB_MIGRATE=false), as a role that can only SELECT; ' +
   '`lqs indexes` adds the optional indexes the service benefits from.';

@@ -77,17 +77,16 @@ export async function openPglite(dataDir: string): Promise<Db> {
 
 /** Like openPglite, also returning the PGlite instance itself (bulk loads use its COPY from a blob). */
 export async function openPgliteHandle(dataDir: string): Promise<{ db: Db; pg: PGlite }> {
-  if (isInMemory(dataDir)) {
-    const pg = await PGlite.create(undefined, { parsers });
+  const create = async (dir: string | undefined, unlock: () => Promise<void>) => {
+    const pg = await PGlite.create(dir, { parsers });
     await loadTypes(pg);
-    return { db: pgliteDb(pg, async () => undefined), pg };
-  }
+    return { db: pgliteDb(pg, unlock), pg };
+  };
+  if (isInMemory(dataDir)) return create(undefined, async () => undefined);
   mkdirSync(dataDir, { recursive: true });
   const unlock = await lockDataDir(dataDir);
   try {
-    const pg = await PGlite.create(dataDir, { parsers });
-    await loadTypes(pg);
-    return { db: pgliteDb(pg, unlock), pg };
+    return await create(dataDir, unlock);
   } catch (err) {
     await unlock();
     throw err;
