@@ -10,7 +10,7 @@ import { MemorySink } from '../../tools/generate/sink.js';
 import { exchangeRateSet, feeSchedules } from '../../tools/generate/systemFiles.js';
 import { TABLES } from '../../tools/generate/tables.js';
 import { dayStartOffset, epochDay, nsText, offsetOf, recordFileName } from '../../tools/generate/time.js';
-import { HUBS } from '../../tools/generate/world.js';
+import { HUBS } from '../../tools/generate/layout.js';
 
 const TINY = scaleOf('tiny');
 const SYSTEM = { shard: 0n, realm: 0n };

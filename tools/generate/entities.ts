@@ -2,7 +2,8 @@
 import { bool, bytea, int, NULL, range, text } from './copyText.js';
 import { accountKey, accountProfile, adminKey, contractProfile } from './profiles.js';
 import { nsText } from './time.js';
-import { TREASURY, type World } from './world.js';
+import { TREASURY } from './layout.js';
+import type { World } from './world.js';
 
 const AUTO_RENEW_PERIOD = '7776000';
 const AUTO_RENEW_PERIOD_NS = 7_776_000e9;

@@ -9,7 +9,8 @@ import { keyedRng } from './random.js';
 import { exchangeRateSet, feeSchedules } from './systemFiles.js';
 import type { Writers } from './tables.js';
 import { dayStartOffset, epochDay, epochSeconds, nsText, NS_PER_DAY } from './time.js';
-import { ADDRESS_BOOK_FILES, EXCHANGE_RATE_FILE, FEE_SCHEDULE_FILE, FIRST_USER_ACCOUNT, type World } from './world.js';
+import { ADDRESS_BOOK_FILES, EXCHANGE_RATE_FILE, FEE_SCHEDULE_FILE, FIRST_USER_ACCOUNT } from './layout.js';
+import type { World } from './world.js';
 
 const FILECREATE = 17;
 

@@ -27,7 +27,8 @@ import { fitSchema } from './schema.js';
 import { createWriters, flushAll, flushFull, GENERATED_TABLES, rowCounts, totalRows, type TableLayouts } from './tables.js';
 import type { GenerateTarget } from './target.js';
 import { nsText } from './time.js';
-import { HUBS, World } from './world.js';
+import { HUBS } from './layout.js';
+import { World } from './world.js';
 
 export interface LedgerParams {
   scale: Scale;

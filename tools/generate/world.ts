@@ -5,85 +5,13 @@
  */
 import { encodeEntityId, type ShardRealm } from '../../src/domain/entityId.js';
 import { accountKeyKind, accountSettings, tokenProfile } from './profiles.js';
-import { keyedRng, Rng } from './random.js';
+import { Rng } from './random.js';
 import type { Scale } from './scales.js';
 import { epochDay, HISTORY_NS, NS_PER_DAY } from './time.js';
-
-export const TREASURY = 2;
-export const FIRST_NODE_ACCOUNT = 3;
-export const FEE_COLLECTOR = 98;
-export const STAKING_REWARD_ACCOUNT = 800;
-export const NODE_REWARD_ACCOUNT = 801;
-export const ADDRESS_BOOK_FILES = [101, 102] as const;
-export const FEE_SCHEDULE_FILE = 111;
-export const EXCHANGE_RATE_FILE = 112;
-/** The token service's system contract (0x167): the contract of precompile child results. */
-export const HTS_SYSTEM_CONTRACT = 359;
-export const FIRST_USER_ACCOUNT = 1001;
-
-/** The busiest accounts of the network, each with a role in the transaction mix. */
-export const HUBS = { exchange: 1001, relay: 1002, messenger: 1003, marketplace: 1004, whale: 1005 } as const;
-export const HUB_NUMS: readonly number[] = Object.values(HUBS);
+import { associationCount, collectionSizes, permutation } from './distributions.js';
+import { ADDRESS_BOOK_FILES, EXCHANGE_RATE_FILE, FEE_COLLECTOR, FEE_SCHEDULE_FILE, FIRST_USER_ACCOUNT, HUBS, HUB_NUMS, Layout, NODE_REWARD_ACCOUNT, STAKING_REWARD_ACCOUNT, TREASURY } from './layout.js';
 
 const SKEW = 3;
-
-/** Entity number ranges: system entities below 1001, then accounts, contracts, tokens, topics and files. */
-export class Layout {
-  readonly accounts: number;
-  readonly newAccounts: number;
-  readonly preAccounts: number;
-  readonly firstContract: number;
-  readonly contracts: number;
-  readonly newContracts: number;
-  readonly preContracts: number;
-  readonly firstToken: number;
-  readonly fungibleTokens: number;
-  readonly nftCollections: number;
-  readonly tokens: number;
-  readonly firstTopic: number;
-  readonly topics: number;
-  readonly firstFile: number;
-  readonly maxFiles: number;
-  readonly end: number;
-  readonly nodes: number;
-
-  constructor(scale: Scale) {
-    this.nodes = scale.nodes;
-    this.accounts = scale.accounts;
-    this.newAccounts = Math.round(scale.accounts * 0.05);
-    this.preAccounts = scale.accounts - this.newAccounts;
-    this.firstContract = FIRST_USER_ACCOUNT + scale.accounts;
-    this.contracts = scale.contracts;
-    this.newContracts = Math.max(1, Math.round(scale.contracts * 0.05));
-    this.preContracts = scale.contracts - this.newContracts;
-    this.firstToken = this.firstContract + scale.contracts;
-    this.fungibleTokens = scale.fungibleTokens;
-    this.nftCollections = scale.nftCollections;
-    this.tokens = scale.fungibleTokens + scale.nftCollections;
-    this.firstTopic = this.firstToken + this.tokens;
-    this.topics = scale.topics;
-    this.firstFile = this.firstTopic + scale.topics;
-    this.maxFiles = Math.ceil(scale.contractResults * 0.02) + 8;
-    this.end = this.firstFile + this.maxFiles;
-  }
-
-  nodeAccount(node: number): number {
-    return FIRST_NODE_ACCOUNT + node;
-  }
-
-  tokenNum(index: number): number {
-    return this.firstToken + index;
-  }
-
-  /** Token indexes below fungibleTokens are fungible, the rest NFT collections. */
-  isNftToken(index: number): boolean {
-    return index >= this.fungibleTokens;
-  }
-
-  systemAccounts(): number[] {
-    return [TREASURY, ...Array.from({ length: this.nodes }, (_, i) => this.nodeAccount(i)), FEE_COLLECTOR, STAKING_REWARD_ACCOUNT, NODE_REWARD_ACCOUNT];
-  }
-}
 
 export class World {
   readonly layout: Layout;
@@ -476,44 +404,4 @@ export class World {
   tokenProfile(index: number) {
     return tokenProfile(this.seed, this.layout.tokenNum(index), this.layout.isNftToken(index));
   }
-}
-
-/** How many tokens an account is associated with: most none or a few, the whale more than the 1000 shown. */
-function associationCount(rng: Rng, accountIndex: number): number {
-  if (accountIndex === HUB_NUMS.indexOf(HUBS.whale)) return 1100;
-  if (accountIndex < HUB_NUMS.length) return 40;
-  const u = rng.float();
-  if (u < 0.45) return 0;
-  if (u < 0.7) return 1;
-  if (u < 0.85) return 2;
-  if (u < 0.95) return 3 + rng.int(3);
-  if (u < 0.999) return 6 + rng.int(15);
-  return 21 + rng.int(180);
-}
-
-function permutation(rng: Rng, n: number): Int32Array {
-  const out = new Int32Array(n);
-  for (let i = 0; i < n; i++) out[i] = i;
-  for (let i = n - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
-    const t = out[i]!;
-    out[i] = out[j]!;
-    out[j] = t;
-  }
-  return out;
-}
-
-/** Offsets of each collection's serials: sizes follow a power law and add up to exactly `total`. */
-function collectionSizes(rng: Rng, collections: number, total: number): Int32Array {
-  const weights = Array.from({ length: collections }, (_, c) => (0.5 + rng.float()) / Math.pow(c + 1, 1.1));
-  const sum = weights.reduce((a, b) => a + b, 0);
-  const start = new Int32Array(collections + 1);
-  const spare = total - collections; // every collection holds at least one serial
-  let cumulative = 0;
-  for (let c = 0; c < collections; c++) {
-    cumulative += (weights[c]! / sum) * spare;
-    const upTo = c === collections - 1 ? spare : Math.floor(cumulative);
-    start[c + 1] = c + 1 + upTo;
-  }
-  return start;
 }
