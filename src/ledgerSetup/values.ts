@@ -1,4 +1,8 @@
-/** Value conventions of the reference's spec fixtures (data-model §4.2). */
+/**
+ * Value conventions of the setup format: integers as numbers or decimal strings, entity ids as
+ * `shard.realm.num`, `realm.num` or a bare number, bytes as hex (optional 0x), base64 or byte arrays,
+ * keys as plain hex, ranges as PostgreSQL range text, each converted to its column's value here.
+ */
 import { stringify as stringifyLossless } from 'lossless-json';
 import { base32Decode } from '../domain/base32.js';
 import { fromHex } from '../domain/bytes.js';

@@ -309,7 +309,7 @@ describe('generated tiny dataset on the mirror node schema (postgres)', { skip: 
     const blocks = await get('/api/v1/blocks');
     assert.equal(blocks.status, 200);
     assert.equal(blocks.body.blocks[0].number, summary.blocks - 1);
-    // transfers are aggregated over the schema's DOMAIN columns (the 500 of issue 19)
+    // transfers are aggregated over the schema's DOMAIN columns (which once answered 500)
     const hub = await get(`/api/v1/accounts/0.0.${summary.hubs.exchange}?limit=25`);
     assert.equal(hub.status, 200);
     assert.equal(hub.body.transactions.length, 25);

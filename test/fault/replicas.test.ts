@@ -1,5 +1,5 @@
 /**
- * Reads over a streaming replica (issue 23), on real servers: a private primary and a hot standby
+ * Reads over a streaming replica, on real servers: a private primary and a hot standby
  * made from it with pg_basebackup, the service built with `db.replicas` naming the standby.
  */
 import { after, before, describe, it } from 'node:test';

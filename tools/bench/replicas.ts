@@ -1,5 +1,5 @@
 /**
- * A dedicated run for issue 23: one service process on a primary alone, against two processes over
+ * A dedicated run: one service process on a primary alone, against two processes over
  * the primary and a streaming standby (and two processes on the primary alone, to tell the second
  * process from the standby), on private servers made here (initdb, pg_basebackup -R), measured in
  * turns within one run so that the ratios share the machine's state.

@@ -1,4 +1,7 @@
-/** Dataset sizes of the synthetic ledger. `large` holds the issue's targets; the others are 1/10 steps down. */
+/**
+ * Dataset sizes of the synthetic ledger. `large` is the size the service is meant to serve well (a
+ * million accounts, ten million transactions, two million NFTs); the others are 1/10 steps down.
+ */
 
 export const SCALE_NAMES = ['tiny', 'small', 'medium', 'large'] as const;
 export type ScaleName = (typeof SCALE_NAMES)[number];
