@@ -1,5 +1,5 @@
 /**
- * `node dist/bench/profile.js [--scale S] [--targets a,b] [--load SECONDS [--by-kind] [--concurrency N] [--pool N] [--workers N]]`:
+ * `node dist/tools/bench/profile.js [--scale S] [--targets a,b] [--load SECONDS [--by-kind] [--concurrency N] [--pool N] [--workers N]]`:
  * where to look before tuning an endpoint.
  *
  * Without `--load`, sends each distinct request of the bench mixes once, one at a time, and lists

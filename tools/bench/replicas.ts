@@ -4,7 +4,7 @@
  * process from the standby), on private servers made here (initdb, pg_basebackup -R), measured in
  * turns within one run so that the ratios share the machine's state.
  *
- *   npm run build && node dist/bench/replicas.js [--scale tiny|small] [--seconds N] [--rounds N] [--concurrency N]
+ *   npm run build && node dist/tools/bench/replicas.js [--scale tiny|small] [--seconds N] [--rounds N] [--concurrency N]
  *
  * Prints one table (markdown) on stdout; progress on stderr.
  */

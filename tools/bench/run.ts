@@ -3,7 +3,7 @@
  * in a child process; then measures every endpoint and both ceilings at each concurrency, `--runs`
  * times, each cell on every dataset in turn and each endpoint measurement followed by one of the PK
  * ceiling (its pair, for the share); then writes medians as JSON, Markdown and an SVG chart under
- * bench/results/.
+ * tools/bench/results/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';

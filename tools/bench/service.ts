@@ -1,4 +1,4 @@
-/** Starts bench/server.ts as a child process and talks to it (readiness, RSS sampling, stop). */
+/** Starts tools/bench/server.ts as a child process and talks to it (readiness, RSS sampling, stop). */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { CacheCounters, ControlMessage, ServerMessage } from './protocol.js';

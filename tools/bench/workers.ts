@@ -2,7 +2,7 @@
  * The bench's `--workers N`: the cluster primary forks workers that run the same script and share
  * its listening port (the primary hands out connections round-robin); the primary only supervises.
  * It measures whether a worker per core pays on a host that also runs PostgreSQL (on the 2-core
- * bench machine it does not: see bench/README.md).
+ * bench machine it does not: see tools/bench/README.md).
  */
 import cluster, { type Worker } from 'node:cluster';
 

@@ -1,4 +1,4 @@
-/** `lqs generate --scale S [--seed N] [--force] [--no-progress]` into the configured database. */
+/** `generate --scale S [--seed N] [--force] [--no-progress]` into the configured database. */
 import { loadConfig } from '../../src/config.js';
 import { generateDataset, GenerateRefused } from './generate.js';
 import { consoleProgress, silentProgress } from './progress.js';
