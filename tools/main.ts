@@ -12,7 +12,7 @@ import { SCALE_NAMES, type ScaleName } from './generate/scales.js';
 import { DEFAULT_SPECS_DIR } from './paths.js';
 
 const CONFIGURATION = `
-Configuration: as the service's (src/main.ts --help): LQS_CONFIG_FILE, LQS_* variables, DATABASE_URL
+Configuration: as the service's (lqs --help): LQS_CONFIG_FILE, LQS_* variables, DATABASE_URL
 (PostgreSQL; unset: embedded PGlite in LQS_DB_DATADIR, default ./data) and PORT.`;
 
 /** Exit code of the command that ran. */
