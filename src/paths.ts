@@ -14,4 +14,3 @@ export const PROJECT_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
 
 export const MIGRATIONS_DIR = join(PROJECT_ROOT, 'src', 'db', 'migrations');
 export const OPENAPI_PATH = join(PROJECT_ROOT, 'api', 'openapi.yml');
-export const DEFAULT_SPECS_DIR = join(PROJECT_ROOT, '..', 'shared', 'conformance', 'specs');

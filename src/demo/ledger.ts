@@ -8,7 +8,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { base32Encode } from '../domain/base32.js';
 import { encodeEntityId, type ShardRealm } from '../domain/entityId.js';
 import { formatTimestamp } from '../domain/timestamp.js';
-import { FixtureLoader, type Setup } from '../fixtures/loader.js';
+import { SetupLoader, type Setup } from '../ledgerSetup/loader.js';
 
 const START = 1_700_000_000_000_000_000n; // 2023-11-14T22:13:20Z
 const SECOND = 1_000_000_000n;
@@ -189,7 +189,7 @@ export function demoSetup(seed = 42): Setup {
 }
 
 export async function loadDemoLedger(db: Db, config: Config): Promise<void> {
-  await db.transaction((tx) => new FixtureLoader(tx, config).load(demoSetup()));
+  await db.transaction((tx) => new SetupLoader(tx, config).load(demoSetup()));
 }
 
 /** Whether the database holds the demo ledger: one primary-key lookup of its first account, never a scan. */

@@ -92,6 +92,7 @@ export const KNOWN_TRANSACTION_TYPE_IDS: readonly number[] = [...IDS.values()];
 
 export const TRANSACTION_TYPE_NAMES: readonly string[] = [...IDS.keys(), ...EXTRA_TRANSACTION_TYPE_NAMES].sort();
 
+/** Type ids by name, for code that writes transactions of these types. */
 export const TransactionType = {
   CONTRACTCALL: 7,
   CONTRACTCREATEINSTANCE: 8,
@@ -101,5 +102,8 @@ export const TransactionType = {
   FILEAPPEND: 16,
   FILECREATE: 17,
   FILEUPDATE: 19,
+  CONSENSUSSUBMITMESSAGE: 27,
+  TOKENMINT: 37,
+  CRYPTOAPPROVEALLOWANCE: 48,
   ETHEREUMTRANSACTION: 50,
 } as const;

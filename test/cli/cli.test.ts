@@ -1,4 +1,4 @@
-/** The command line as a user sees it: help, refusals of bad command lines, and one-line failures. */
+/** The command lines (the service's and the tools') as a user sees them: help, refusals of bad command lines, and one-line failures. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -11,6 +11,7 @@ import lockfile from 'proper-lockfile';
 import pg from 'pg';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+const TOOLS = fileURLToPath(new URL('../../tools/main.js', import.meta.url));
 const ADMIN_URL = process.env.LQS_TEST_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Run {
@@ -19,12 +20,23 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the built CLI with only the given variables beside PATH and HOME (so the caller's LQS_* do not leak in). */
+/** The tools' commands; the others are the service's. */
+const TOOL_COMMANDS = new Set(['generate', 'conformance', 'fixtures']);
+
+/**
+ * Runs the built command line that has the command (the service's, or the tools' for generate,
+ * conformance and fixtures) with only the given variables beside PATH and HOME (so the caller's
+ * LQS_* do not leak in).
+ */
 function lqs(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
+  return execute(TOOL_COMMANDS.has(args[0] ?? '') ? TOOLS : MAIN, args, env, cwd);
+}
+
+function execute(script: string, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [MAIN, ...args],
+      [script, ...args],
       { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'warn', ...env }, cwd, timeout: 60_000 },
       (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
     );
@@ -72,7 +84,7 @@ describe('command line', () => {
         // a database that cannot be reached: help must not touch it
         const run = await lqs([...command, '--help'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
         assert.equal(run.code, 0, run.stderr);
-        assert.match(run.stdout, new RegExp(`^Usage: lqs ${command.join(' ')} `));
+        assert.match(run.stdout, new RegExp(`^Usage: ${TOOL_COMMANDS.has(command[0]!) ? 'lqs-tools' : 'lqs'} ${command.join(' ')} `));
         assert.equal(run.stderr, '');
       });
     }
@@ -81,7 +93,11 @@ describe('command line', () => {
       for (const args of [['--help'], ['help']]) {
         const run = await lqs(args);
         assert.equal(run.code, 0);
-        for (const command of ['serve', 'migrate', 'fixtures', 'conformance', 'generate', 'demo', 'admin']) assert.match(run.stdout, new RegExp(`^  ${command}\\b`, 'm'));
+        for (const command of ['serve', 'migrate', 'indexes', 'demo', 'admin']) assert.match(run.stdout, new RegExp(`^  ${command}\\b`, 'm'));
+        for (const command of TOOL_COMMANDS) assert.doesNotMatch(run.stdout, new RegExp(`^  ${command}\\b`, 'm'));
+        const tools = await execute(TOOLS, args);
+        assert.equal(tools.code, 0);
+        for (const command of TOOL_COMMANDS) assert.match(tools.stdout, new RegExp(`^  ${command}\\b`, 'm'));
       }
       const version = await lqs(['--version']);
       assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);

@@ -9,26 +9,26 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { systemClock } from '../../src/clock.js';
 import { defaultConfig } from '../../src/config.js';
-import { parseJson } from '../../src/conformance/spec.js';
+import { parseJson } from '../../tools/conformance/spec.js';
 import type { Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openPgliteHandle } from '../../src/db/pglite.js';
 import { openPostgres } from '../../src/db/postgres.js';
-import { createReaderRole, createScratchDatabase, DEFAULT_ADMIN_URL, loadMirrorSchema, type ReaderRole, type ScratchDatabase } from '../../src/db/scratch.js';
+import { createReaderRole, createScratchDatabase, DEFAULT_ADMIN_URL, loadMirrorSchema, type ReaderRole, type ScratchDatabase } from '../../tools/db/scratch.js';
 import { base32Encode } from '../../src/domain/base32.js';
-import { captureIndexes, dropIndexes, markLoading, readMarker, type DatasetSummary } from '../../src/generate/dataset.js';
-import { generateDataset, GenerateRefused } from '../../src/generate/generate.js';
-import { scaleOf } from '../../src/generate/scales.js';
-import { fitSchema } from '../../src/generate/schema.js';
-import { GENERATED_TABLES } from '../../src/generate/tables.js';
-import { openTarget as openConfiguredTarget, pgliteTarget, postgresTarget, type GenerateTarget } from '../../src/generate/target.js';
+import { captureIndexes, dropIndexes, markLoading, readMarker, type DatasetSummary } from '../../tools/generate/dataset.js';
+import { generateDataset, GenerateRefused } from '../../tools/generate/generate.js';
+import { scaleOf } from '../../tools/generate/scales.js';
+import { fitSchema } from '../../tools/generate/schema.js';
+import { GENERATED_TABLES } from '../../tools/generate/tables.js';
+import { openTarget as openConfiguredTarget, pgliteTarget, postgresTarget, type GenerateTarget } from '../../tools/generate/target.js';
 import { formatTimestamp } from '../../src/domain/timestamp.js';
 import { formatTransactionId } from '../../src/domain/transactionId.js';
 import { createLogger } from '../../src/logger.js';
 import { backend } from '../support/harness.js';
-import { buildMixes } from '../../bench/mixes.js';
-import { sampleDataset } from '../../bench/sample.js';
-import { ENDPOINT_TARGETS, meetsExpectation } from '../../bench/targets.js';
+import { buildMixes } from '../../tools/bench/mixes.js';
+import { sampleDataset } from '../../tools/bench/sample.js';
+import { ENDPOINT_TARGETS, meetsExpectation } from '../../tools/bench/targets.js';
 
 const SEED = 11;
 
@@ -309,7 +309,7 @@ describe('generated tiny dataset on the mirror node schema (postgres)', { skip: 
     const blocks = await get('/api/v1/blocks');
     assert.equal(blocks.status, 200);
     assert.equal(blocks.body.blocks[0].number, summary.blocks - 1);
-    // transfers are aggregated over the schema's DOMAIN columns (the 500 of issue 19)
+    // transfers are aggregated over the schema's DOMAIN columns (which once answered 500)
     const hub = await get(`/api/v1/accounts/0.0.${summary.hubs.exchange}?limit=25`);
     assert.equal(hub.status, 200);
     assert.equal(hub.body.transactions.length, 25);

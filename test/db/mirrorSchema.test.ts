@@ -8,7 +8,7 @@ import type { Db } from '../../src/db/db.js';
 import { addOptionalIndexes, optionalIndexes } from '../../src/db/optionalIndexes.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { missingSchema } from '../../src/db/schemaRequirements.js';
-import { createReaderRole, createScratchDatabase, DEFAULT_ADMIN_URL, loadMirrorSchema, MIRROR_SCHEMA_FILE, type ReaderRole, type ScratchDatabase } from '../../src/db/scratch.js';
+import { createReaderRole, createScratchDatabase, DEFAULT_ADMIN_URL, loadMirrorSchema, MIRROR_SCHEMA_FILE, type ReaderRole, type ScratchDatabase } from '../../tools/db/scratch.js';
 import { existsSync } from 'node:fs';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { postgresServerSkipReason } from '../support/privatePostgres.js';

@@ -7,10 +7,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { REFERENCE_TEST_CONFIG } from '../../src/conformance/harness.js';
-import { findSpecFiles, loadCases } from '../../src/conformance/spec.js';
+import { REFERENCE_TEST_CONFIG } from '../../tools/conformance/harness.js';
+import { findSpecFiles, loadCases } from '../../tools/conformance/spec.js';
 import { READ_COLUMNS } from '../../src/db/schemaRequirements.js';
-import { DEFAULT_SPECS_DIR } from '../../src/paths.js';
+import { DEFAULT_SPECS_DIR } from '../../tools/paths.js';
 import { useHarness } from '../support/harness.js';
 
 interface PlanNode {

@@ -1,5 +1,5 @@
 /**
- * The chaos test of issue 20: `serve` over a private PostgreSQL server, 60 s of mixed load on every
+ * The chaos test: `serve` over a private PostgreSQL server, 60 s of mixed load on every
  * route and both health routes while the test terminates the service's backends every 2 s, stops
  * and restarts PostgreSQL once, and holds 50 slow-reading and 50 slow-header connections.
  */

@@ -8,8 +8,8 @@ import { defaultConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openPostgres } from '../../src/db/postgres.js';
-import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from '../../src/db/scratch.js';
-import { FixtureLoader } from '../../src/fixtures/loader.js';
+import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from '../../tools/db/scratch.js';
+import { SetupLoader } from '../../src/ledgerSetup/loader.js';
 import { createLogger } from '../../src/logger.js';
 import { postgresServerSkipReason } from '../support/privatePostgres.js';
 
@@ -27,7 +27,7 @@ describe('running as a role that can only SELECT', { skip: await postgresServerS
     scratch = await createScratchDatabase(adminUrl);
     owner = await openPostgres({ url: scratch.url, ...pool });
     await migrate(owner);
-    await new FixtureLoader(owner, { shard: 0n, realm: 0n }).load({ recordFiles: [{ index: 7, hash: 'ab'.repeat(48) }], accounts: [{ num: 1001 }] });
+    await new SetupLoader(owner, { shard: 0n, realm: 0n }).load({ recordFiles: [{ index: 7, hash: 'ab'.repeat(48) }], accounts: [{ num: 1001 }] });
     await owner.exec(`create role ${role} login;
       grant connect on database ${new URL(scratch.url).pathname.slice(1)} to ${role};
       grant usage on schema public to ${role};

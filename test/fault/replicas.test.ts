@@ -1,5 +1,5 @@
 /**
- * Reads over a streaming replica (issue 23), on real servers: a private primary and a hot standby
+ * Reads over a streaming replica, on real servers: a private primary and a hot standby
  * made from it with pg_basebackup, the service built with `db.replicas` naming the standby.
  */
 import { after, before, describe, it } from 'node:test';
@@ -14,9 +14,9 @@ import type { Db, PoolReport } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openDatabase } from '../../src/db/open.js';
 import { openPostgres } from '../../src/db/postgres.js';
-import { FixtureLoader } from '../../src/fixtures/loader.js';
+import { SetupLoader } from '../../src/ledgerSetup/loader.js';
 import { createLogger } from '../../src/logger.js';
-import { parseJson } from '../../src/conformance/spec.js';
+import { parseJson } from '../../tools/conformance/spec.js';
 import { createPrivatePostgres, createStandby, privatePostgresSkipReason, type PrivatePostgres } from '../support/privatePostgres.js';
 
 const MAX_LAG_MS = 1500;
@@ -56,7 +56,7 @@ describe('reads over a streaming replica (private primary and standby)', { skip:
     }
     return Date.now() - started;
   };
-  const load = (setup: Record<string, unknown>) => new FixtureLoader(owner, config).load(setup);
+  const load = (setup: Record<string, unknown>) => new SetupLoader(owner, config).load(setup);
 
   before(async () => {
     primary = await createPrivatePostgres();

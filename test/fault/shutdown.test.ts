@@ -9,8 +9,8 @@ import pg from 'pg';
 import type { Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openPostgres } from '../../src/db/postgres.js';
-import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from '../../src/db/scratch.js';
-import { FixtureLoader } from '../../src/fixtures/loader.js';
+import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from '../../tools/db/scratch.js';
+import { SetupLoader } from '../../src/ledgerSetup/loader.js';
 import { postgresServerSkipReason } from '../support/privatePostgres.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -43,7 +43,7 @@ describe('graceful shutdown on SIGTERM', { skip: await postgresServerSkipReason(
     scratch = await createScratchDatabase(process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL);
     owner = await openPostgres({ url: scratch.url, poolSize: 2, statementTimeoutMs: 10_000, connectionTimeoutMs: 3000 });
     await migrate(owner);
-    await new FixtureLoader(owner, { shard: 0n, realm: 0n }).load({ recordFiles: [{ index: 1, hash: 'cd'.repeat(48) }] });
+    await new SetupLoader(owner, { shard: 0n, realm: 0n }).load({ recordFiles: [{ index: 1, hash: 'cd'.repeat(48) }] });
     await owner.close();
   });
 

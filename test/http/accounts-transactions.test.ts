@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatTimestamp } from '../../src/domain/timestamp.js';
 import { get, useHarness, type JsonResponse } from '../support/harness.js';
-import type { Harness } from '../../src/conformance/harness.js';
+import type { Harness } from '../../tools/conformance/harness.js';
 import { typedPageTuning } from '../../src/routes/accounts/typedPage.js';
 
 const B = 1_650_000_000_000_000_000n;

@@ -1,7 +1,7 @@
 /** Test access to the app over a private database; the backend comes from LQS_TEST_BACKEND (pglite by default). */
 import { after, before } from 'node:test';
-import { Harness, REFERENCE_TEST_CONFIG, type Backend } from '../../src/conformance/harness.js';
-import { parseJson } from '../../src/conformance/spec.js';
+import { Harness, REFERENCE_TEST_CONFIG, type Backend } from '../../tools/conformance/harness.js';
+import { parseJson } from '../../tools/conformance/spec.js';
 
 export const backend: Backend = process.env.LQS_TEST_BACKEND === 'postgres' ? 'postgres' : 'pglite';
 

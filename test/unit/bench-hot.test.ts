@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HOT_URLS, buildHotMixes } from '../../bench/mixes.js';
-import { parseBenchOptions } from '../../bench/options.js';
-import { aggregateHot, hotMarkdown, type HotMeasurement } from '../../bench/report.js';
-import type { DatasetSample } from '../../bench/sample.js';
+import { HOT_URLS, buildHotMixes } from '../../tools/bench/mixes.js';
+import { parseBenchOptions } from '../../tools/bench/options.js';
+import { aggregateHot, hotMarkdown, type HotMeasurement } from '../../tools/bench/report.js';
+import type { DatasetSample } from '../../tools/bench/sample.js';
 
 function sample(): DatasetSample {
   const account = (num: number) => ({ num, alias: null, evm: null, deleted: false });

@@ -1,11 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
-import { cpuMsBetween, hotFunctions } from '../../bench/cpu.js';
-import { parseBenchOptions } from '../../bench/options.js';
-import { aggregate, aggregateCompression, markdown, svgChart, type BenchReport, type Measurement } from '../../bench/report.js';
-import { median, percentile } from '../../bench/stats.js';
-import { meetsExpectation, TARGET_NAMES, type TargetName } from '../../bench/targets.js';
+import { cpuMsBetween, hotFunctions } from '../../tools/bench/cpu.js';
+import { parseBenchOptions } from '../../tools/bench/options.js';
+import { aggregate, aggregateCompression, markdown, svgChart, type BenchReport, type Measurement } from '../../tools/bench/report.js';
+import { median, percentile } from '../../tools/bench/stats.js';
+import { meetsExpectation, TARGET_NAMES, type TargetName } from '../../tools/bench/targets.js';
 
 function measurement(scale: string, target: TargetName, concurrency: number, run: number, rps: number, p50: number, statuses: Record<string, number> = { 200: 100 }): Measurement {
   return {

@@ -1,0 +1,53 @@
+/**
+ * What every command line of the project shares (commander): each (sub)command refuses unknown
+ * options and unexpected arguments, and every failure ends as one line on stderr and a non-zero
+ * exit (2 for a wrong command line, 1 otherwise); the stack follows only at LQS_LOG_LEVEL=debug or
+ * silly.
+ */
+import { Command, CommanderError } from 'commander';
+import type { Config } from '../config.js';
+import { describeFailure } from './failure.js';
+
+/** Makes `command` and its subcommands refuse what they do not know and report through exitOverride. */
+export function refuseUnknown(command: Command): Command {
+  command.exitOverride().showHelpAfterError('(add --help for usage)').allowExcessArguments(false).allowUnknownOption(false);
+  command.configureOutput({ outputError: (text, write) => write(text) });
+  for (const sub of command.commands) refuseUnknown(sub);
+  return command;
+}
+
+/** The configuration the failure happened under, for naming the database and ports (none if it cannot load). */
+async function configForMessages(): Promise<Config | undefined> {
+  try {
+    const { loadConfig } = await import('../config.js');
+    return loadConfig();
+  } catch {
+    return undefined;
+  }
+}
+
+function wantsStacks(): boolean {
+  const level = process.env.LQS_LOG_LEVEL;
+  return level === 'debug' || level === 'silly' || level === 'trace';
+}
+
+/**
+ * Parses `argv` with `cli` and runs its action; `exitCode` is read after it (undefined for a command
+ * that keeps running, such as serve).
+ */
+export async function runCommandLine(cli: Command, argv: string[], exitCode: () => number | undefined): Promise<void> {
+  try {
+    await cli.parseAsync(argv, { from: 'user' });
+    const code = exitCode();
+    if (code !== undefined) process.exitCode = code;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // help and version exit 0; a wrong command line 2 (commander has printed the message)
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    process.stderr.write(`error: ${describeFailure(err, await configForMessages())}\n`);
+    if (wantsStacks()) process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  }
+}

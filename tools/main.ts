@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+/**
+ * The tools' command line (commander): generate | conformance | fixtures load, each with its own
+ * --help (`npm run generate -- …`, `npm run conformance -- …`). The service's commands are in
+ * src/main.ts.
+ */
+import { existsSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { refuseUnknown, runCommandLine } from '../src/cli/commandLine.js';
+import { UserError } from '../src/userError.js';
+import { SCALE_NAMES, type ScaleName } from './generate/scales.js';
+import { DEFAULT_SPECS_DIR } from './paths.js';
+
+const CONFIGURATION = `
+Configuration: as the service's (lqs --help): LQS_CONFIG_FILE, LQS_* variables, DATABASE_URL
+(PostgreSQL; unset: embedded PGlite in LQS_DB_DATADIR, default ./data) and PORT.`;
+
+/** Exit code of the command that ran. */
+let exitCode: number | undefined;
+
+function seedOption(text: string): number {
+  if (!/^\d{1,9}$/.test(text)) throw new InvalidArgumentError('an integer from 0 to 999999999.');
+  return Number(text);
+}
+
+function program(): Command {
+  const cli = new Command('lqs-tools')
+    .description('Ledger Query Service tools: the synthetic ledger generator, the conformance runner, fixture loading')
+    .helpOption('-h, --help', 'show help (also after any command)')
+    .addHelpCommand('help [command]', 'show help for a command')
+    .addHelpText('after', CONFIGURATION);
+
+  const fixtures = cli.command('fixtures').description('load spec fixtures (see fixtures load --help)');
+  fixtures
+    .command('load')
+    .description('load the `setup` of spec files into the configured database')
+    .argument('<file...>', 'spec files (JSON)')
+    .option('--reset', 'empty the tables first')
+    .action(async (files: string[], options: { reset?: boolean }) => {
+      const { loadFixtureFiles } = await import('./fixtures/files.js');
+      await loadFixtureFiles(files, Boolean(options.reset));
+      exitCode = 0;
+    });
+
+  cli
+    .command('conformance')
+    .description("run the reference's spec folders through the HTTP layer and compare the answers")
+    .argument('[dir...]', `spec folders (default ${DEFAULT_SPECS_DIR})`)
+    .addOption(new Option('--backend <backend>', 'database for the cases').choices(['pglite', 'postgres']).default('pglite'))
+    .addOption(
+      new Option('--schema <schema>', "the private database's schema: the project's, or the mirror node's read as a SELECT-only role (postgres only)")
+        .choices(['project', 'mirror'])
+        .default('project'),
+    )
+    .option('--json <file>', 'write the results as JSON')
+    .option('--filter <text>', 'run only the cases whose file or URL contains TEXT')
+    .option('--quiet', 'print only failures and the summary')
+    .option('--report-only', 'exit 0 even with failures (see --require)')
+    .option('--require <folder...>', 'with --report-only: folders that must still pass')
+    .action(async (dirs: string[], options: { backend: 'pglite' | 'postgres'; schema: 'project' | 'mirror'; json?: string; filter?: string; quiet?: boolean; reportOnly?: boolean; require?: string[] }) => {
+      const chosen = dirs.length > 0 ? dirs : existsSync(DEFAULT_SPECS_DIR) ? [DEFAULT_SPECS_DIR] : [];
+      if (chosen.length === 0) throw new UserError(`no spec folder given and ${DEFAULT_SPECS_DIR} does not exist`);
+      for (const dir of chosen) if (!existsSync(dir)) throw new UserError(`spec folder ${dir} does not exist`);
+      if (options.schema === 'mirror' && options.backend !== 'postgres') throw new UserError('--schema mirror needs --backend postgres');
+      const { runConformance } = await import('./conformance/runner.js');
+      const summary = await runConformance({ dirs: chosen, backend: options.backend, schema: options.schema, json: options.json, filter: options.filter, quiet: options.quiet });
+      if (options.reportOnly) {
+        // with --require, failures in those folders still fail the run
+        const failing = (options.require ?? []).filter((group) => (summary.groups[group]?.failed ?? 0) > 0 || !summary.groups[group]);
+        if (failing.length > 0) console.log(`required folders with failures: ${failing.join(', ')}`);
+        exitCode = failing.length > 0 ? 1 : 0;
+      } else {
+        exitCode = summary.failed > 0 ? 1 : 0;
+      }
+    });
+
+  cli
+    .command('generate')
+    .description('write a synthetic ledger into the configured database')
+    .addOption(new Option('--scale <scale>', 'dataset size').choices(SCALE_NAMES).makeOptionMandatory())
+    .option('--seed <n>', 'random seed, an integer from 0 to 999999999', seedOption, 1)
+    .option('--force', 'generate even if the database already holds data')
+    .option('--no-progress', 'print no progress bar')
+    .action(async (options: { scale: ScaleName; seed: number; force?: boolean; progress: boolean }) => {
+      const { generateCommand } = await import('./generate/cli.js');
+      exitCode = await generateCommand({ scale: options.scale, seed: options.seed, force: Boolean(options.force), progress: options.progress });
+    });
+
+  return refuseUnknown(cli);
+}
+
+await runCommandLine(program(), process.argv.slice(2), () => exitCode);
