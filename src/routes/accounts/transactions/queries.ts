@@ -4,20 +4,12 @@
  * candidates (typedCandidateSql), a merge completes a transfer walk that stopped early, and a second
  * statement returns the page of the chosen candidates.
  */
-import type { Db, Queryable } from '../../db/db.js';
-import { SqlParams, statementText } from '../../db/statements.js';
-import type { Order } from '../../http/params.js';
+import type { Db, Queryable } from '../../../db/db.js';
+import { SqlParams, statementText } from '../../../db/statements.js';
+import type { Order } from '../../../http/params.js';
 import { INDEX_EXCLUDED_TRANSFER_ACCOUNT, untypedCandidatesSql, type CandidateParams } from './candidateSql.js';
 import { pageSelect, type PageRow } from './pageSql.js';
 import { transferMergeSql, typedCandidatesSql, type TransferSource, type TypeShape, type TypedCandidateRow } from './typedCandidateSql.js';
-
-/** The timestamp predicate of the page, with values the database can hold. */
-export interface TimestampPredicate {
-  lower: bigint | null;
-  upper: bigint | null;
-  eq: bigint | null;
-  ne: bigint[];
-}
 
 /** Inclusive bounds of the page's consensus timestamps (an eq value narrows both) and the excluded values. */
 export interface PageBounds {

@@ -1,0 +1,81 @@
+/**
+ * The `transactions` page of the account route: the timestamp range bound and turned into the
+ * page's bounds, the page with its transfers (typed or not), rendered, and where the next page
+ * continues.
+ */
+import type { Db } from '../../../db/db.js';
+import { MAX_INT64, MIN_INT64 } from '../../../domain/timestamp.js';
+import { KNOWN_TRANSACTION_TYPE_IDS } from '../../../domain/transactionTypes.js';
+import type { TransactionTypeValue } from '../../../http/params.js';
+import { appliedLowerBound, appliedUpperBound, bindTimestampRange, int64Values, type BoundRange, type TimestampRange } from '../timestampRange.js';
+import { findFirstTransactionTimestamp, findUntypedPage, type PageBounds, type PageQuery, type TypeFilter } from './queries.js';
+import { findTypedPage } from './typedPage.js';
+import { transactionView, type TransactionView } from './view.js';
+
+/** `transactiontype` values as the page's type filter; null when there are none. */
+export function typeFilterOf(values: readonly TransactionTypeValue[]): TypeFilter | null {
+  if (values.length === 0) return null;
+  return { ids: values.filter((v): v is number => typeof v === 'number'), unknown: values.includes('unknown'), knownIds: KNOWN_TRANSACTION_TYPE_IDS };
+}
+
+/**
+ * The range as inclusive bounds of the page's consensus timestamps, with values the database can
+ * hold (an eq value narrows both bounds); null when no transaction can match: an eq value no bigint
+ * can hold, or bounds that leave nothing.
+ */
+export function pageBoundsOf(range: TimestampRange): PageBounds | null {
+  const eq = int64Values(range.eq);
+  if (range.eq.length > 0 && eq.length === 0) return null;
+  let lo = appliedLowerBound(range.lower) ?? MIN_INT64;
+  let hi = appliedUpperBound(range.upper) ?? MAX_INT64;
+  const value = eq[0];
+  if (value !== undefined) {
+    if (value > lo) lo = value;
+    if (value < hi) hi = value;
+  }
+  return lo <= hi ? { lo, hi, ne: int64Values(range.ne) } : null;
+}
+
+/** The page as the route asks for it: the query without its bounds, which come from `range`. */
+export interface TransactionPageRequest extends Omit<PageQuery, 'bounds'> {
+  /** the folded `timestamp` filters */
+  range: TimestampRange;
+  /** null without a `transactiontype` filter */
+  types: TypeFilter | null;
+}
+
+/** Binding of an open range (`query.bindTimestampRange`): at most `maxWidthNs` wide, up to now. */
+export interface RangeBinding {
+  enabled: boolean;
+  maxWidthNs: bigint;
+  nowNs: () => bigint;
+}
+
+export interface TransactionPage {
+  transactions: TransactionView[];
+  /** the timestamp the next page continues from (its link's anchor); null when there is no next page */
+  continueFrom: string | null;
+}
+
+export const NO_TRANSACTIONS: TransactionPage = { transactions: [], continueFrom: null };
+
+/** The page of transactions with their hbar, token and staking reward transfers. */
+export async function loadTransactionPage(db: Db, request: TransactionPageRequest, binding: RangeBinding): Promise<TransactionPage> {
+  const { range, order, limit } = request;
+  if (range.eq.length > 1) return NO_TRANSACTIONS;
+  let bound: BoundRange = { range, nextTimestamp: null };
+  if (range.eq.length === 0 && binding.enabled) {
+    const first = range.lower === null ? await findFirstTransactionTimestamp(db) : 0n;
+    bound = bindTimestampRange(range, order, first, binding.nowNs(), binding.maxWidthNs);
+  }
+  const bounds = pageBoundsOf(bound.range);
+  let transactions: TransactionView[] = [];
+  if (bounds !== null) {
+    const query: PageQuery = { ...request, bounds };
+    const rows = request.types === null ? await findUntypedPage(db, query) : await findTypedPage(db, query, request.types);
+    transactions = rows.map(transactionView);
+  }
+  // a full page continues after its last transaction; a bound range continues after the moved bound
+  const continueFrom = transactions.length === limit ? transactions.at(-1)?.consensus_timestamp : bound.nextTimestamp;
+  return { transactions, continueFrom: continueFrom ?? null };
+}
