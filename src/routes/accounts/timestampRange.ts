@@ -1,6 +1,8 @@
 /**
  * The `timestamp` filters of the account route folded the way the reference folds them (no strict
- * checks): distinct eq and ne values, the tightest inclusive lower and upper bounds.
+ * checks): distinct eq and ne values, the tightest inclusive lower and upper bounds; and what the
+ * account's state (the snapshot window) and its transaction page (the bound range, the page's
+ * bounds) make of that range.
  */
 import type { Operator } from '../../http/filters.js';
 import type { Order } from '../../http/params.js';
@@ -66,6 +68,31 @@ export function appliedUpperBound(upper: bigint | null): bigint | null {
 /** Values a bigint column can hold; others can match no row. */
 export function int64Values(values: readonly bigint[]): bigint[] {
   return values.filter((v) => v >= MIN_INT64 && v <= MAX_INT64);
+}
+
+/** Inclusive bounds of a consensus timestamp and the values it must not have, all within int64. */
+export interface InclusiveBounds {
+  lo: bigint;
+  hi: bigint;
+  ne: bigint[];
+}
+
+/**
+ * The range (with at most one eq value) as inclusive bounds with values the database can hold, an
+ * eq value narrowing both; null when no timestamp can match: an eq value no bigint can hold, or
+ * bounds that leave nothing.
+ */
+export function inclusiveBoundsOf(range: TimestampRange): InclusiveBounds | null {
+  const eq = int64Values(range.eq);
+  if (range.eq.length > 0 && eq.length === 0) return null;
+  let lo = appliedLowerBound(range.lower) ?? MIN_INT64;
+  let hi = appliedUpperBound(range.upper) ?? MAX_INT64;
+  const value = eq[0];
+  if (value !== undefined) {
+    if (value > lo) lo = value;
+    if (value < hi) hi = value;
+  }
+  return lo <= hi ? { lo, hi, ne: int64Values(range.ne) } : null;
 }
 
 /** Window of the balance snapshot search: at most from the month preceding min(upper, now). */

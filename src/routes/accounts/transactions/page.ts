@@ -4,11 +4,10 @@
  * continues.
  */
 import type { Db } from '../../../db/db.js';
-import { MAX_INT64, MIN_INT64 } from '../../../domain/timestamp.js';
 import { KNOWN_TRANSACTION_TYPE_IDS } from '../../../domain/transactionTypes.js';
 import type { TransactionTypeValue } from '../../../http/params.js';
-import { appliedLowerBound, appliedUpperBound, bindTimestampRange, int64Values, type BoundRange, type TimestampRange } from '../timestampRange.js';
-import { findFirstTransactionTimestamp, findUntypedPage, type PageBounds, type PageQuery, type TypeFilter } from './queries.js';
+import { bindTimestampRange, inclusiveBoundsOf, type BoundRange, type TimestampRange } from '../timestampRange.js';
+import { findFirstTransactionTimestamp, findUntypedPage, type PageQuery, type TypeFilter } from './queries.js';
 import { findTypedPage } from './typedPage.js';
 import { transactionView, type TransactionView } from './view.js';
 
@@ -16,24 +15,6 @@ import { transactionView, type TransactionView } from './view.js';
 export function typeFilterOf(values: readonly TransactionTypeValue[]): TypeFilter | null {
   if (values.length === 0) return null;
   return { ids: values.filter((v): v is number => typeof v === 'number'), unknown: values.includes('unknown'), knownIds: KNOWN_TRANSACTION_TYPE_IDS };
-}
-
-/**
- * The range as inclusive bounds of the page's consensus timestamps, with values the database can
- * hold (an eq value narrows both bounds); null when no transaction can match: an eq value no bigint
- * can hold, or bounds that leave nothing.
- */
-export function pageBoundsOf(range: TimestampRange): PageBounds | null {
-  const eq = int64Values(range.eq);
-  if (range.eq.length > 0 && eq.length === 0) return null;
-  let lo = appliedLowerBound(range.lower) ?? MIN_INT64;
-  let hi = appliedUpperBound(range.upper) ?? MAX_INT64;
-  const value = eq[0];
-  if (value !== undefined) {
-    if (value > lo) lo = value;
-    if (value < hi) hi = value;
-  }
-  return lo <= hi ? { lo, hi, ne: int64Values(range.ne) } : null;
 }
 
 /** The page as the route asks for it: the query without its bounds, which come from `range`. */
@@ -68,7 +49,7 @@ export async function loadTransactionPage(db: Db, request: TransactionPageReques
     const first = range.lower === null ? await findFirstTransactionTimestamp(db) : 0n;
     bound = bindTimestampRange(range, order, first, binding.nowNs(), binding.maxWidthNs);
   }
-  const bounds = pageBoundsOf(bound.range);
+  const bounds = inclusiveBoundsOf(bound.range);
   let transactions: TransactionView[] = [];
   if (bounds !== null) {
     const query: PageQuery = { ...request, bounds };

@@ -7,16 +7,10 @@
 import type { Db, Queryable } from '../../../db/db.js';
 import { SqlParams, statementText } from '../../../db/statements.js';
 import type { Order } from '../../../http/params.js';
+import type { InclusiveBounds } from '../timestampRange.js';
 import { INDEX_EXCLUDED_TRANSFER_ACCOUNT, untypedCandidatesSql, type CandidateParams } from './candidateSql.js';
 import { pageSelect, type PageRow } from './pageSql.js';
 import { transferMergeSql, typedCandidatesSql, type TransferSource, type TypeShape, type TypedCandidateRow } from './typedCandidateSql.js';
-
-/** Inclusive bounds of the page's consensus timestamps (an eq value narrows both) and the excluded values. */
-export interface PageBounds {
-  lo: bigint;
-  hi: bigint;
-  ne: bigint[];
-}
 
 /** Which transaction types to list: these ids, plus (`unknown`) every id outside `knownIds`. */
 export interface TypeFilter {
@@ -27,7 +21,8 @@ export interface TypeFilter {
 
 export interface PageQuery {
   accountId: bigint;
-  bounds: PageBounds;
+  /** of the page's consensus timestamps */
+  bounds: InclusiveBounds;
   /** synthetic children without a parent are listed only for these types (account create/update) */
   precedingTypes: readonly number[];
   /** the staking reward account 0.0.800: its hbar transfers mark reward payouts */
