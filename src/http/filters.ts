@@ -28,7 +28,7 @@ export type Filter<R extends Rules = Rules> = {
   [K in keyof R & string]: { key: K; operator: Operator; value: ParsedValue<R[K]> };
 }[keyof R & string];
 
-/** The validated filters of a request, in query order, with typed access by key. */
+/** The validated filters of a request, in query order (keys in first-seen order), with typed access by key. */
 export class Filters<R extends Rules> {
   constructor(readonly all: readonly Filter<R>[]) {}
 
