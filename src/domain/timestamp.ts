@@ -23,10 +23,6 @@ export function clampToInt64(ns: bigint): bigint {
 
 const TIMESTAMP = /^(\d{1,10})(?:\.(\d{1,9}))?$/;
 
-export function isTimestamp(text: string): boolean {
-  return TIMESTAMP.test(text);
-}
-
 /** Parses `seconds[.fraction]` (1–10 second digits, 1–9 fraction digits) into nanoseconds. */
 export function parseTimestamp(text: string): bigint | null {
   const m = TIMESTAMP.exec(text);

@@ -28,6 +28,14 @@ export function notFound(message = 'Not found'): ApiError {
   return new ApiError(404, [message]);
 }
 
+/**
+ * An EVM address or alias that more than one live entity holds: the reference answers 500 with its
+ * generic message, as for an internal fault.
+ */
+export function ambiguousAddress(): ApiError {
+  return new ApiError(500, ['Internal error']);
+}
+
 export function serviceUnavailable(): ApiError {
   return new ApiError(503, ['Service unavailable']);
 }

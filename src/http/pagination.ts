@@ -2,8 +2,9 @@
  * `links.next` as the reference builds it: the caller's parsed query (lower-cased keys, decoded
  * values, nothing re-encoded) with each anchor field's continuation bound replaced or appended.
  */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Order } from './params.js';
-import type { QueryValue, RequestQuery } from './query.js';
+import { queryOf, type QueryValue, type RequestQuery } from './query.js';
 import { splitFilter } from './filters.js';
 
 export interface LinkAnchor {
@@ -83,4 +84,15 @@ export function nextLink(path: string, query: RequestQuery, order: Order, anchor
 /** The RFC 5988 header value that carries the same link. */
 export function linkHeader(next: string): string {
   return `<${next}>; rel="next"`;
+}
+
+/**
+ * The `links` of a list response, every list route's: the next page's URL continuing after the
+ * anchors, also sent in a `Link` header; `next` is null without anchors (no further page) or when
+ * the continuation range is empty.
+ */
+export function listLinks(request: FastifyRequest, reply: FastifyReply, order: Order, anchors: readonly LinkAnchor[]): { next: string | null } {
+  const next = anchors.length > 0 ? nextLink(request.url.split('?')[0]!, queryOf(request), order, anchors) : null;
+  if (next) reply.header('link', linkHeader(next));
+  return { next };
 }

@@ -1,61 +1,82 @@
-/** Value rules and conversions of the query parameters the endpoints share. */
-import { parseEntityRef, type ShardRealm } from '../domain/entityId.js';
-import { isTimestamp } from '../domain/timestamp.js';
-import { transactionTypeId, EXTRA_TRANSACTION_TYPE_NAMES } from '../domain/transactionTypes.js';
-import { MAX_INT64 } from '../domain/timestamp.js';
-import type { Filter, ValueRule } from './filters.js';
-import { lastFilter } from './filters.js';
+/** Value rules of the query parameters the endpoints share: each accepts a value by parsing it. */
+import { parseEntityRef, type EntityRef, type ShardRealm } from '../domain/entityId.js';
+import { MAX_INT64, parseTimestamp } from '../domain/timestamp.js';
+import { transactionTypeId } from '../domain/transactionTypes.js';
+import type { ValueRule } from './filters.js';
 
 const DIGITS_19 = /^\d{1,19}$/;
 
-export function isPositiveInt64(value: string): boolean {
-  if (!DIGITS_19.test(value)) return false;
-  const n = BigInt(value);
-  return n > 0n && n <= MAX_INT64;
+/** A decimal integer in [1, 2^63-1], else undefined. */
+export function parsePositiveInt64(text: string): bigint | undefined {
+  if (!DIGITS_19.test(text)) return undefined;
+  const n = BigInt(text);
+  return n > 0n && n <= MAX_INT64 ? n : undefined;
 }
 
-export function isNonNegativeInt64(value: string): boolean {
-  return DIGITS_19.test(value) && BigInt(value) <= MAX_INT64;
+/** A decimal integer in [0, 2^63-1], else undefined. */
+export function parseNonNegativeInt64(text: string): bigint | undefined {
+  if (!DIGITS_19.test(text)) return undefined;
+  const n = BigInt(text);
+  return n <= MAX_INT64 ? n : undefined;
 }
 
-const isBoolean = (value: string) => /^(true|false)$/i.test(value);
+/** `true` or `false` in any case, else undefined. */
+export function parseBoolean(text: string): boolean | undefined {
+  return /^(true|false)$/i.test(text) ? text.toLowerCase() === 'true' : undefined;
+}
 
-export const rules = {
-  limit: ((_op, v) => isPositiveInt64(v)) as ValueRule,
-  order: ((_op, v) => v === 'asc' || v === 'desc') as ValueRule,
-  timestamp: ((_op, v) => isTimestamp(v)) as ValueRule,
-  transactiontype: ((_op, v) => transactionTypeId(v) !== undefined || EXTRA_TRANSACTION_TYPE_NAMES.has(v.toUpperCase())) as ValueRule,
-  transactions: ((op, v) => op === 'eq' && isBoolean(v)) as ValueRule,
-  serialnumber: ((_op, v) => isPositiveInt64(v)) as ValueRule,
-  blockNumber: ((op, v) => op !== 'ne' && (isNonNegativeInt64(v) || /^0x[0-9a-fA-F]{1,16}$/.test(v))) as ValueRule,
-  nonce: ((op, v) => op === 'eq' && /^\d{1,10}$/.test(v) && Number(v) <= 2_147_483_647) as ValueRule,
-  hbar: ((op, v) => op === 'eq' && isBoolean(v)) as ValueRule,
-};
+const BLOCK_NUMBER_HEX = /^0x[0-9a-fA-F]{1,16}$/;
 
-/** `token.id`: an entity id or long-zero EVM address (opaque addresses are not accepted). */
-export function entityIdRule(system: ShardRealm, allowOpaqueEvm: boolean): ValueRule {
-  return (_op, v) => {
-    const ref = parseEntityRef(v, system);
-    return ref !== null && (allowOpaqueEvm || ref.kind === 'id');
-  };
+/** A block number: decimal in [0, 2^63-1] or 0x-prefixed hex of up to 16 digits. */
+export function parseBlockNumber(text: string): bigint | undefined {
+  return parseNonNegativeInt64(text) ?? (BLOCK_NUMBER_HEX.test(text) ? BigInt(text) : undefined);
 }
 
 export type Order = 'asc' | 'desc';
 
-/** The last `order` value, else the route's default. */
-export function orderOf(filters: readonly Filter[], fallback: Order = 'desc'): Order {
-  return (lastFilter(filters, 'order')?.value as Order | undefined) ?? fallback;
+/**
+ * A `transactiontype` value: a type id, `unknown` (every id outside the known ones) or `none`
+ * (`NODE`, a name that selects no transaction).
+ */
+export type TransactionTypeValue = number | 'unknown' | 'none';
+
+function parseTransactionType(text: string): TransactionTypeValue | undefined {
+  const id = transactionTypeId(text);
+  if (id !== undefined) return id;
+  const upper = text.toUpperCase();
+  return upper === 'UNKNOWN' ? 'unknown' : upper === 'NODE' ? 'none' : undefined;
 }
 
-/** The last `limit` value capped at `max`, else `fallback`. */
-export function limitOf(filters: readonly Filter[], fallback: number, max: number): number {
-  const text = lastFilter(filters, 'limit')?.value;
-  if (text === undefined) return fallback;
-  const n = BigInt(text);
-  return n > BigInt(max) ? max : Number(n);
+const MAX_INT32 = 2_147_483_647;
+
+export const rules = {
+  limit: ((_op, v) => parsePositiveInt64(v)) as ValueRule<bigint>,
+  order: ((_op, v) => (v === 'asc' || v === 'desc' ? v : undefined)) as ValueRule<Order>,
+  /** nanoseconds; 10 second digits can exceed int64, which each consumer handles */
+  timestamp: ((_op, v) => parseTimestamp(v) ?? undefined) as ValueRule<bigint>,
+  transactiontype: ((_op, v) => parseTransactionType(v)) as ValueRule<TransactionTypeValue>,
+  transactions: ((op, v) => (op === 'eq' ? parseBoolean(v) : undefined)) as ValueRule<boolean>,
+  serialnumber: ((_op, v) => parsePositiveInt64(v)) as ValueRule<bigint>,
+  blockNumber: ((op, v) => (op !== 'ne' ? parseBlockNumber(v) : undefined)) as ValueRule<bigint>,
+  nonce: ((op, v) => (op === 'eq' && /^\d{1,10}$/.test(v) && Number(v) <= MAX_INT32 ? Number(v) : undefined)) as ValueRule<number>,
+  hbar: ((op, v) => (op === 'eq' ? parseBoolean(v) : undefined)) as ValueRule<boolean>,
+};
+
+/** An entity id or long-zero EVM address as its encoded id (opaque addresses are not accepted). */
+export function entityIdRule(system: ShardRealm): ValueRule<bigint> {
+  return (_op, v) => {
+    const ref = parseEntityRef(v, system);
+    return ref?.kind === 'id' ? ref.id : undefined;
+  };
 }
 
-export function booleanOf(filters: readonly Filter[], key: string, fallback: boolean): boolean {
-  const text = lastFilter(filters, key)?.value;
-  return text === undefined ? fallback : text.toLowerCase() === 'true';
+/** An entity id or any EVM address: an encoded id, or an opaque address still to be resolved. */
+export function entityRefRule(system: ShardRealm): ValueRule<EntityRef> {
+  return (_op, v) => parseEntityRef(v, system) ?? undefined;
+}
+
+/** The page size: the `limit` value capped at `max`, else `fallback`. */
+export function pageSize(limit: bigint | undefined, fallback: number, max: number): number {
+  if (limit === undefined) return fallback;
+  return limit > BigInt(max) ? max : Number(limit);
 }

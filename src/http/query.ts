@@ -3,6 +3,7 @@
  * limit of `query.maxRepeatedQueryParameters`; keys lower-cased and merged in first-seen order;
  * `order` values lower-cased; all other values verbatim.
  */
+import type { FastifyRequest } from 'fastify';
 import qs from 'qs';
 
 export type QueryValue = string | string[];
@@ -42,6 +43,11 @@ export class RequestQuery {
   clone(): Map<string, QueryValue> {
     return new Map([...this.entries].map(([k, v]) => [k, Array.isArray(v) ? [...v] : v]));
   }
+}
+
+/** The parsed query of a request (what the app's query-string parser made of it; empty before parsing). */
+export function queryOf(request: FastifyRequest): RequestQuery {
+  return request.query instanceof RequestQuery ? request.query : RequestQuery.empty();
 }
 
 const LOWER_CASED_VALUES = new Set(['order', 'result']);

@@ -19,7 +19,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { LRUCache } from 'lru-cache';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import type { RequestQuery } from './query.js';
+import { queryOf } from './query.js';
 
 export interface CachedResponse {
   /** headers the route and the earlier onSend hooks set (not those of onRequest hooks) */
@@ -194,10 +194,10 @@ function requestKey(request: FastifyRequest, config: Config): string | null {
   if (request.method !== 'GET') return null;
   const url = request.url;
   if (!url.startsWith('/api/v1/') || url.startsWith('/api/v1/docs')) return null;
-  const query = request.query as RequestQuery | undefined;
-  if (query?.error) return null;
+  const query = queryOf(request);
+  if (query.error) return null;
   const path = url.split('?', 1)[0]!;
-  const entries = query ? JSON.stringify([...query.entries]) : '[]';
+  const entries = JSON.stringify([...query.entries]);
   const host = config.response.includeHostInLink ? ` ${request.headers.host ?? ''}` : '';
   return `GET ${path}${host} ${entries}`;
 }

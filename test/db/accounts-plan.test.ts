@@ -5,7 +5,7 @@ import { formatTimestamp } from '../../src/domain/timestamp.js';
 import type { Harness } from '../../tools/conformance/harness.js';
 import { get, useHarness } from '../support/harness.js';
 import { sequentialScans, sortedScansInGenericPlans } from '../support/plans.js';
-import { typedPageTuning } from '../../src/routes/accounts/typedPage.js';
+import { typedPageTuning } from '../../src/routes/accounts/transactions/typedPage.js';
 
 const ACCOUNTS = 20_000;
 const TRANSACTIONS = 100_000;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { formatTimestamp } from '../../src/domain/timestamp.js';
 import { get, useHarness, type JsonResponse } from '../support/harness.js';
 import type { Harness } from '../../tools/conformance/harness.js';
-import { typedPageTuning } from '../../src/routes/accounts/typedPage.js';
+import { typedPageTuning } from '../../src/routes/accounts/transactions/typedPage.js';
 
 const B = 1_650_000_000_000_000_000n;
 const SECOND = 1_000_000_000n;

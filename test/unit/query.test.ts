@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ApiError } from '../../src/http/errors.js';
 import { buildFilters, splitFilter, validateParams } from '../../src/http/filters.js';
 import { nextLink } from '../../src/http/pagination.js';
-import { limitOf, orderOf, rules } from '../../src/http/params.js';
+import { pageSize, rules } from '../../src/http/params.js';
 import { parseQueryString } from '../../src/http/query.js';
 import { parseTimestamp } from '../../src/domain/timestamp.js';
 
@@ -69,17 +69,33 @@ describe('filters', () => {
 
   it('takes the last limit capped at the max, and the last order', () => {
     const filters = buildFilters(parseQueryString('limit=5&limit=500&order=asc&order=desc', 8), listRules, 8);
-    assert.equal(limitOf(filters, 25, 100), 100);
-    assert.equal(orderOf(filters), 'desc');
-    assert.equal(limitOf([], 25, 100), 25);
-    assert.equal(orderOf([], 'asc'), 'asc');
+    assert.equal(pageSize(filters.last('limit'), 25, 100), 100);
+    assert.equal(filters.last('order'), 'desc');
+    assert.equal(pageSize(undefined, 25, 100), 25);
+    assert.equal(buildFilters(parseQueryString('', 8), listRules, 8).last('order'), undefined);
   });
 
   it('accepts limits up to 2^63-1 and rejects 0 and longer numbers', () => {
-    assert.ok(rules.limit('eq', '9223372036854775807'));
-    assert.ok(!rules.limit('eq', '9223372036854775808'));
-    assert.ok(!rules.limit('eq', '0'));
-    assert.ok(!rules.limit('eq', '-1'));
+    assert.equal(rules.limit('eq', '9223372036854775807'), 9223372036854775807n);
+    assert.equal(rules.limit('eq', '9223372036854775808'), undefined);
+    assert.equal(rules.limit('eq', '0'), undefined);
+    assert.equal(rules.limit('eq', '-1'), undefined);
+  });
+
+  it('gives each filter the value its rule parsed, keys in first-seen order', () => {
+    const filters = buildFilters(parseQueryString('timestamp=gt:1.5&order=ASC&timestamp=lte:2', 8), listRules, 8);
+    assert.deepEqual(filters.of('timestamp'), [
+      { key: 'timestamp', operator: 'gt', value: 1_500_000_000n },
+      { key: 'timestamp', operator: 'lte', value: 2_000_000_000n },
+    ]);
+    assert.deepEqual(filters.all.map((f) => f.key), ['timestamp', 'timestamp', 'order']);
+    assert.equal(rules.transactions('eq', 'FALSE'), false);
+    assert.equal(rules.transactions('ne', 'false'), undefined);
+    assert.equal(rules.transactiontype('eq', 'cryptotransfer'), 14);
+    assert.equal(rules.transactiontype('eq', 'unknown'), 'unknown');
+    assert.equal(rules.transactiontype('eq', 'NODE'), 'none');
+    assert.equal(rules.blockNumber('gt', '0x1f'), 31n);
+    assert.equal(rules.nonce('eq', '2147483648'), undefined);
   });
 });
 

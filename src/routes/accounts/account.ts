@@ -1,6 +1,6 @@
 /** The account's state: current, or as of a timestamp range with the balance snapshot of that time. */
 import type { Queryable } from '../../db/db.js';
-import { checkMatches, type AccountRef } from './idResolution.js';
+import { checkMatches, type AccountRef } from '../accountRef.js';
 import { findAccountStateAt, findCurrentAccountState, type AccountRow } from './queries.js';
 import { snapshotWindow, type TimestampRange } from './timestampRange.js';
 import type { AccountBalance } from './view.js';

@@ -5,7 +5,7 @@
  */
 import type { Queryable } from '../../db/db.js';
 import { arraysOf, SqlParams, statementText } from '../../db/statements.js';
-import { accountIdSql, type AccountRef } from './idResolution.js';
+import { accountIdSql, type AccountRef } from '../accountRef.js';
 import { versionConditions } from './versionConditions.js';
 import type { SnapshotWindow, TimestampRange } from './timestampRange.js';
 

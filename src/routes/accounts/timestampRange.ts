@@ -1,10 +1,12 @@
 /**
  * The `timestamp` filters of the account route folded the way the reference folds them (no strict
- * checks): distinct eq and ne values, the tightest inclusive lower and upper bounds.
+ * checks): distinct eq and ne values, the tightest inclusive lower and upper bounds; and what the
+ * account's state (the snapshot window) and its transaction page (the bound range, the page's
+ * bounds) make of that range.
  */
-import type { Filter } from '../../http/filters.js';
+import type { Operator } from '../../http/filters.js';
 import type { Order } from '../../http/params.js';
-import { MAX_INT64, MIN_INT64, formatTimestamp, monthStartNs, parseTimestamp } from '../../domain/timestamp.js';
+import { MAX_INT64, MIN_INT64, formatTimestamp, monthStartNs } from '../../domain/timestamp.js';
 
 export interface TimestampRange {
   /** inclusive lower bound (gt values already +1), null when no gt/gte filter */
@@ -15,10 +17,9 @@ export interface TimestampRange {
   ne: bigint[];
 }
 
-export function foldTimestampFilters(filters: readonly Filter[]): TimestampRange {
+export function foldTimestampFilters(filters: readonly { operator: Operator; value: bigint }[]): TimestampRange {
   const range: TimestampRange = { lower: null, upper: null, eq: [], ne: [] };
-  for (const { operator, value: text } of filters) {
-    const value = parseTimestamp(text)!;
+  for (const { operator, value } of filters) {
     switch (operator) {
       case 'eq':
         if (!range.eq.includes(value)) range.eq.push(value);
@@ -49,16 +50,17 @@ export function isEmptyRange(range: TimestampRange): boolean {
 }
 
 /**
- * A bound as the reference's SQL builder uses it: a bound of exactly 0 is dropped (it tests the
- * value's truthiness), and a value beyond int64 (timestamps allow 10 second digits) cannot reach
- * the database. Upper bounds beyond int64 constrain nothing; lower ones are held at the maximum.
+ * The lower bound as the reference applies it: a bound of exactly 0 is ignored (the reference tests
+ * the value's truthiness), and one beyond int64 (timestamps allow 10 second digits) is held at the
+ * int64 maximum, the largest value a stored timestamp can have.
  */
-export function sqlLower(lower: bigint | null): bigint | null {
+export function appliedLowerBound(lower: bigint | null): bigint | null {
   if (lower === null || lower === 0n) return null;
   return lower > MAX_INT64 ? MAX_INT64 : lower;
 }
 
-export function sqlUpper(upper: bigint | null): bigint | null {
+/** The upper bound as the reference applies it: 0 is ignored, and one at or beyond the int64 maximum constrains nothing. */
+export function appliedUpperBound(upper: bigint | null): bigint | null {
   if (upper === null || upper === 0n || upper >= MAX_INT64) return null;
   return upper;
 }
@@ -66,6 +68,31 @@ export function sqlUpper(upper: bigint | null): bigint | null {
 /** Values a bigint column can hold; others can match no row. */
 export function int64Values(values: readonly bigint[]): bigint[] {
   return values.filter((v) => v >= MIN_INT64 && v <= MAX_INT64);
+}
+
+/** Inclusive bounds of a consensus timestamp and the values it must not have, all within int64. */
+export interface InclusiveBounds {
+  lo: bigint;
+  hi: bigint;
+  ne: bigint[];
+}
+
+/**
+ * The range (with at most one eq value) as inclusive bounds with values the database can hold, an
+ * eq value narrowing both; null when no timestamp can match: an eq value no bigint can hold, or
+ * bounds that leave nothing.
+ */
+export function inclusiveBoundsOf(range: TimestampRange): InclusiveBounds | null {
+  const eq = int64Values(range.eq);
+  if (range.eq.length > 0 && eq.length === 0) return null;
+  let lo = appliedLowerBound(range.lower) ?? MIN_INT64;
+  let hi = appliedUpperBound(range.upper) ?? MAX_INT64;
+  const value = eq[0];
+  if (value !== undefined) {
+    if (value > lo) lo = value;
+    if (value < hi) hi = value;
+  }
+  return lo <= hi ? { lo, hi, ne: int64Values(range.ne) } : null;
 }
 
 /** Window of the balance snapshot search: at most from the month preceding min(upper, now). */
@@ -76,12 +103,13 @@ export interface SnapshotWindow {
 }
 
 /**
- * The balance snapshot search window (§3.1 step 6): eq values count as upper bounds, the lower
- * bound is raised to the start of the month before min(upper, now); null when nothing can match.
+ * The window searched for the balance snapshot shown as of the range, as the reference searches
+ * it: eq values count as upper bounds, the lower bound is raised to the start of the month before
+ * min(upper, now); null when nothing can match.
  */
 export function snapshotWindow(range: TimestampRange, nowNs: bigint): SnapshotWindow | null {
-  let lower = sqlLower(range.lower) ?? 0n;
-  let upper = sqlUpper(range.upper) ?? MAX_INT64;
+  let lower = appliedLowerBound(range.lower) ?? 0n;
+  let upper = appliedUpperBound(range.upper) ?? MAX_INT64;
   for (const v of range.eq) if (v < upper) upper = v;
   if (lower > upper) return null;
   const effectiveUpper = upper < nowNs ? upper : nowNs;
@@ -98,9 +126,9 @@ export interface BoundRange {
 }
 
 /**
- * bindTimestampRange (§3.0): a missing lower bound becomes the first transaction's timestamp, a
- * missing upper bound now; a range wider than `maxWidth` is shrunk from the side away from the
- * first page, and the moved bound is reported for the next link.
+ * The reference's bindTimestampRange (`query.bindTimestampRange`): a missing lower bound becomes the
+ * first transaction's timestamp, a missing upper bound now; a range wider than `maxWidth` is shrunk
+ * from the side away from the first page, and the moved bound is reported for the next link.
  */
 export function bindTimestampRange(range: TimestampRange, order: Order, firstTransactionNs: bigint, nowNs: bigint, maxWidth: bigint): BoundRange {
   const lower = range.lower ?? firstTransactionNs;

@@ -1,4 +1,5 @@
 /** record_file rows → Block objects. */
+import { blockGasUsed } from '../../domain/block.js';
 import { padHex } from '../../domain/bytes.js';
 import { formatTimestamp } from '../../domain/timestamp.js';
 import type { RecordFileRow } from './queries.js';
@@ -19,11 +20,6 @@ export interface BlockView {
 export function hapiVersion(row: Pick<RecordFileRow, 'hapi_version_major' | 'hapi_version_minor' | 'hapi_version_patch'>): string | null {
   const { hapi_version_major: major, hapi_version_minor: minor, hapi_version_patch: patch } = row;
   return major === null || minor === null || patch === null ? null : `${major}.${minor}.${patch}`;
-}
-
-/** Gas used by a block; the stored -1 means unknown. */
-export function blockGasUsed(gasUsed: bigint | null): bigint | null {
-  return gasUsed === null || gasUsed === -1n ? null : gasUsed;
 }
 
 export function blockView(row: RecordFileRow): BlockView {

@@ -5,11 +5,11 @@ import { encodeEntityId, parseEntityRef } from '../../domain/entityId.js';
 import { clampToInt64, MAX_INT64, parseTimestamp } from '../../domain/timestamp.js';
 import { parseTransactionId } from '../../domain/transactionId.js';
 import { CacheControl } from '../../http/cache.js';
-import { ApiError, badRequest, invalidParameter, notFound } from '../../http/errors.js';
-import { lastFilter, validateParams } from '../../http/filters.js';
+import { ambiguousAddress, badRequest, invalidParameter, notFound } from '../../http/errors.js';
+import { validateParams } from '../../http/filters.js';
 import { schemaRef } from '../../http/openapi.js';
-import { rules } from '../../http/params.js';
-import type { RequestQuery } from '../../http/query.js';
+import { parseBoolean, rules } from '../../http/params.js';
+import { queryOf, type RequestQuery } from '../../http/query.js';
 import { DecodedFileCache, gasPriceAt } from './gasPrice.js';
 import { byEntity, byEvmAddress, byHash, byTransactionId, findContractIdsByEvmAddress, findContractResultDetail, findFileContent, type ExecutionLookup } from './queries.js';
 import { contractResultView } from './view.js';
@@ -29,11 +29,15 @@ const routeOptions = {
   config: { cacheControl: CacheControl.immutable },
 };
 
-/** The `hbar` switch (default true): a single `true`/`false` in any case, else the reference's message. */
+/**
+ * The `hbar` switch (default true): a single `true`/`false` in any case, else the reference's
+ * message, which differs from the rule's (several values, each valid, are refused here too).
+ */
 function hbarOf(query: RequestQuery): boolean {
   const raw = query.entries.get('hbar');
   if (raw === undefined) return true;
-  if (typeof raw === 'string' && /^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
+  const value = typeof raw === 'string' ? parseBoolean(raw) : undefined;
+  if (value !== undefined) return value;
   const shown = Array.isArray(raw) ? raw.join(',') : raw;
   throw badRequest(`Invalid hbar parameter value: ${shown}. Must be 'true' or 'false'`);
 }
@@ -87,10 +91,10 @@ async function contractResultResponse(ctx: AppContext, files: DecodedFileCache, 
 export function registerContractResultRoutes(app: FastifyInstance, ctx: AppContext): void {
   const files = new DecodedFileCache();
   app.get<{ Params: { transactionIdOrHash: string } }>('/api/v1/contracts/results/:transactionIdOrHash', routeOptions, async (request, reply) => {
-    const query = request.query as RequestQuery;
+    const query = queryOf(request);
     const filters = validateParams(query, BY_TRANSACTION_RULES);
     const hbar = hbarOf(query);
-    const nonce = Number(lastFilter(filters, 'nonce')?.value ?? 0);
+    const nonce = filters.last('nonce') ?? 0;
 
     const lookup = lookupByTransactionIdOrHash(ctx, request.params.transactionIdOrHash, nonce);
     const response = lookup && (await contractResultResponse(ctx, files, reply, lookup, hbar));
@@ -102,7 +106,7 @@ export function registerContractResultRoutes(app: FastifyInstance, ctx: AppConte
     '/api/v1/contracts/:contractIdOrAddress/results/:timestamp',
     routeOptions,
     async (request, reply) => {
-      const query = request.query as RequestQuery;
+      const query = queryOf(request);
       if (query.error) throw badRequest(query.error);
       const hbar = hbarOf(query);
       const ref = parseEntityRef(request.params.contractIdOrAddress, ctx.config);
@@ -116,7 +120,7 @@ export function registerContractResultRoutes(app: FastifyInstance, ctx: AppConte
       const response = await contractResultResponse(ctx, files, reply, ref.kind === 'id' ? byEntity(at, ref.id) : byEvmAddress(at, ref.address), hbar);
       if (response) return response;
       // the statement finds nothing for an address more than one live entity holds, which is a 500
-      if (ref.kind === 'evm' && (await findContractIdsByEvmAddress(ctx.db, ref.address)).length > 1) throw new ApiError(500, ['Internal error']);
+      if (ref.kind === 'evm' && (await findContractIdsByEvmAddress(ctx.db, ref.address)).length > 1) throw ambiguousAddress();
       throw notFound();
     },
   );

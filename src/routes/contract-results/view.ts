@@ -9,11 +9,11 @@ import {
   uint256Hex,
   type Bytes,
 } from '../../domain/bytes.js';
+import { blockGasUsed } from '../../domain/block.js';
 import { formatEntityId, longZeroAddress } from '../../domain/entityId.js';
 import { functionResultSenderAlias } from '../../domain/protobuf.js';
 import { isSuccessful, resultName } from '../../domain/resultCodes.js';
 import { formatTimestamp } from '../../domain/timestamp.js';
-import { blockGasUsed } from '../blocks/view.js';
 import type { ContractLogRow, ContractResultDetail, ContractResultRow, ContractStateChangeRow, EthereumTransactionRow, FileContent } from './queries.js';
 
 const WEIBARS_PER_TINYBAR = 10_000_000_000n;

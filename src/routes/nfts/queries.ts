@@ -7,7 +7,7 @@
 import type { Queryable } from '../../db/db.js';
 import { SqlParams } from '../../db/statements.js';
 import type { Order } from '../../http/params.js';
-import { accountIdSql, type AccountRef } from '../accounts/idResolution.js';
+import { accountIdSql, type AccountRef } from '../accountRef.js';
 import type { BoundOperator, KeyCondition } from './bounds.js';
 
 export interface NftRow {

@@ -4,13 +4,13 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { formatEntityId, parseEntityIdValue, type EntityRef, type ShardRealm } from '../../domain/entityId.js';
 import { CacheControl } from '../../http/cache.js';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { ambiguousAddress, badRequest } from '../../http/errors.js';
 import { buildFilters } from '../../http/filters.js';
 import { schemaRef } from '../../http/openapi.js';
-import { linkHeader, nextLink, type LinkAnchor } from '../../http/pagination.js';
-import { isNonNegativeInt64, limitOf, orderOf } from '../../http/params.js';
-import type { RequestQuery } from '../../http/query.js';
-import { ACCOUNT_PATH_PARAM, checkMatches, findIdsByEvmAddress, idOfRef, parseAccountRef, type AccountRef } from '../accounts/idResolution.js';
+import { listLinks, type LinkAnchor } from '../../http/pagination.js';
+import { pageSize, parseNonNegativeInt64 } from '../../http/params.js';
+import { queryOf } from '../../http/query.js';
+import { ACCOUNT_PATH_PARAM, checkMatches, findIdsByEvmAddress, idOfRef, parseAccountRef, type AccountRef } from '../accountRef.js';
 import { rangeParts, type Bound } from './bounds.js';
 import { nftRules, readNftFilters, SERIAL_NUMBER, TOKEN_ID, type NftFilters } from './filters.js';
 import { findNfts, type NftRow, type SpenderCondition } from './queries.js';
@@ -20,7 +20,7 @@ import { nftView } from './view.js';
 async function spenderId(db: Queryable, ref: EntityRef): Promise<bigint | null> {
   if (ref.kind === 'id') return ref.id;
   const rows = await findIdsByEvmAddress(db, ref.address);
-  if (rows.length > 1) throw new ApiError(500, ['Internal error']);
+  if (rows.length > 1) throw ambiguousAddress();
   return rows[0]?.id ?? null;
 }
 
@@ -66,7 +66,7 @@ function linkAnchors(last: NftRow, token: Bound, serial: Bound, system: ShardRea
     });
   }
   if (serial.hasRange() || serial.isEmpty()) {
-    anchors.push({ field: SERIAL_NUMBER, value: last.serial_number.toString(), toBound: (v) => (isNonNegativeInt64(v) ? BigInt(v) : null) });
+    anchors.push({ field: SERIAL_NUMBER, value: last.serial_number.toString(), toBound: (v) => parseNonNegativeInt64(v) ?? null });
   }
   return anchors;
 }
@@ -77,18 +77,18 @@ export function registerNftRoutes(app: FastifyInstance, ctx: AppContext): void {
     { schema: { response: { 200: schemaRef('Nfts') } }, config: { cacheControl: CacheControl.default } },
     async (request, reply) => {
       const system = ctx.config;
-      const query = request.query as RequestQuery;
+      const query = queryOf(request);
       // the reference parses the query string before routing, so its errors come first
       if (query.error) throw badRequest(query.error);
       const owner = parseAccountRef(request.params[ACCOUNT_PATH_PARAM], system);
       const { filters, nftFilters, spender } = await ownerErrorsFirst(ctx.db, owner, async () => {
         const filters = buildFilters(query, nftRules(system), ctx.config.query.maxRepeatedQueryParameters);
-        const nftFilters = readNftFilters(filters, system);
+        const nftFilters = readNftFilters(filters);
         return { filters, nftFilters, spender: await spenderConditions(ctx.db, nftFilters) };
       });
       const { token, serial } = nftFilters;
-      const order = orderOf(filters);
-      const limit = limitOf(filters, ctx.startup.defaultLimit, ctx.config.response.limit.max);
+      const order = filters.last('order') ?? 'desc';
+      const limit = pageSize(filters.last('limit'), ctx.startup.defaultLimit, ctx.config.response.limit.max);
 
       let rows: NftRow[] = [];
       if (spender) {
@@ -101,9 +101,7 @@ export function registerNftRoutes(app: FastifyInstance, ctx: AppContext): void {
 
       const last = rows.at(-1);
       const anchors = last && rows.length === limit && !(token.equal && serial.equal) ? linkAnchors(last, token, serial, system) : [];
-      const next = anchors.length > 0 ? nextLink(request.url.split('?')[0]!, query, order, anchors) : null;
-      if (next) reply.header('link', linkHeader(next));
-      return { nfts: rows.map(nftView), links: { next } };
+      return { nfts: rows.map(nftView), links: listLinks(request, reply, order, anchors) };
     },
   );
 }

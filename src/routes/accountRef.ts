@@ -1,14 +1,14 @@
 /**
- * Resolving the `{idOrAliasOrEvmAddress}` path value of the account routes to an encoded entity id:
- * numeric and long-zero forms directly, opaque EVM addresses and base32 aliases through `entity`.
- * A statement that needs the account resolves it itself (`accountIdSql`), saving the round trip
+ * The account reference of every route under /api/v1/accounts/{idOrAliasOrEvmAddress}: the path
+ * value parsed, and resolved to an encoded entity id, numeric and long-zero forms directly, opaque
+ * EVM addresses and base32 aliases through `entity`. A statement that needs the account resolves it itself (`accountIdSql`), saving the round trip
  * of a separate lookup; `idOfRef` is that lookup on its own, for the paths that need only the id.
  */
-import type { Queryable } from '../../db/db.js';
-import { SqlParams } from '../../db/statements.js';
-import { base32Decode } from '../../domain/base32.js';
-import { parseEntityRef, type ShardRealm } from '../../domain/entityId.js';
-import { ApiError, invalidParameter, notFound } from '../../http/errors.js';
+import type { Queryable } from '../db/db.js';
+import { SqlParams } from '../db/statements.js';
+import { base32Decode } from '../domain/base32.js';
+import { parseEntityRef, type ShardRealm } from '../domain/entityId.js';
+import { ambiguousAddress, invalidParameter, notFound } from '../http/errors.js';
 
 export const ACCOUNT_PATH_PARAM = 'idOrAliasOrEvmAddress';
 
@@ -65,7 +65,7 @@ export function accountIdSql(ref: AccountRef, params: SqlParams): string {
  */
 export function checkMatches(ref: AccountRef, matches: number): void {
   if (matches === 1) return;
-  if (matches > 1) throw new ApiError(500, ['Internal error']);
+  if (matches > 1) throw ambiguousAddress();
   throw notFound(ref.kind === 'alias' ? 'No account with a matching alias found' : 'Not found');
 }
 

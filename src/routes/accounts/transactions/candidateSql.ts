@@ -8,7 +8,7 @@
  * account is 0.0.98 (which the crypto_transfer (entity_id, consensus_timestamp) indexes leave out),
  * so that PostgreSQL prepares each once per connection; bounds travel as parameters.
  */
-import type { Order } from '../../http/params.js';
+import type { Order } from '../../../http/params.js';
 
 /** The account the crypto_transfer (entity_id, consensus_timestamp) indexes leave out (`where entity_id <> 98`). */
 export const INDEX_EXCLUDED_TRANSFER_ACCOUNT = 98n;

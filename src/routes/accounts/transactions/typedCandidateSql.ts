@@ -16,7 +16,7 @@
  * of them keep the scans above (see accountTypeRange).
  */
 import { INDEX_EXCLUDED_TRANSFER_ACCOUNT, directionOf, listedAsPayer, rangeConditions, type CandidateParams } from './candidateSql.js';
-import type { Order } from '../../http/params.js';
+import type { Order } from '../../../http/params.js';
 
 /**
  * How the types are given: one known type (`$types` is a smallint), several known types (a

@@ -2,11 +2,11 @@
  * The page under a type filter: the candidate statement, a merge for a transfer walk that stopped
  * before the page was settled, then the page of the candidates chosen.
  */
-import type { Db } from '../../db/db.js';
-import type { Order } from '../../http/params.js';
+import type { Db } from '../../../db/db.js';
+import type { Order } from '../../../http/params.js';
 import type { PageRow } from './pageSql.js';
 import { INDEX_EXCLUDED_TRANSFER_ACCOUNT } from './candidateSql.js';
-import { findPageOfCandidates, findTransfersByMerge, findTypedCandidates, findUnknownStoredTypes, type PageQuery, type TypeFilter } from './transactionQueries.js';
+import { findPageOfCandidates, findTransfersByMerge, findTypedCandidates, findUnknownStoredTypes, type PageQuery, type TypeFilter } from './queries.js';
 import { TRANSFER_SOURCES, type TransferSource, type TypeShape, type TypedCandidateRow } from './typedCandidateSql.js';
 
 export const typedPageTuning = {

@@ -4,8 +4,8 @@
  * staking reward transfers aggregated into arrays, so that one statement returns the whole page.
  * Byte columns come back as base64 text, rendered by the database rather than per row in Node.
  */
-import { arraysOf, selectList } from '../../db/statements.js';
-import type { Order } from '../../http/params.js';
+import { arraysOf, selectList } from '../../../db/statements.js';
+import type { Order } from '../../../http/params.js';
 
 export interface PageRow {
   consensus_timestamp: bigint;

@@ -1,11 +1,11 @@
 /** Page rows (a transaction with its transfers as arrays) → Transaction objects of the account route. */
-import { formatEntityId } from '../../domain/entityId.js';
-import { formatKey, type KeyView } from '../../domain/key.js';
-import { decodeCustomFeeLimit, type CustomFeeLimitView } from '../../domain/protobuf.js';
-import { resultName } from '../../domain/resultCodes.js';
-import { formatTimestamp } from '../../domain/timestamp.js';
-import { formatTransactionId } from '../../domain/transactionId.js';
-import { transactionTypeName } from '../../domain/transactionTypes.js';
+import { formatEntityId } from '../../../domain/entityId.js';
+import { formatKey, type KeyView } from '../../../domain/key.js';
+import { decodeCustomFeeLimit, type CustomFeeLimitView } from '../../../domain/protobuf.js';
+import { resultName } from '../../../domain/resultCodes.js';
+import { formatTimestamp } from '../../../domain/timestamp.js';
+import { formatTransactionId } from '../../../domain/transactionId.js';
+import { transactionTypeName } from '../../../domain/transactionTypes.js';
 import type { PageRow } from './pageSql.js';
 
 export interface TransferView {

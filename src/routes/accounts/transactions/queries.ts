@@ -4,27 +4,13 @@
  * candidates (typedCandidateSql), a merge completes a transfer walk that stopped early, and a second
  * statement returns the page of the chosen candidates.
  */
-import type { Db, Queryable } from '../../db/db.js';
-import { SqlParams, statementText } from '../../db/statements.js';
-import type { Order } from '../../http/params.js';
+import type { Db, Queryable } from '../../../db/db.js';
+import { SqlParams, statementText } from '../../../db/statements.js';
+import type { Order } from '../../../http/params.js';
+import type { InclusiveBounds } from '../timestampRange.js';
 import { INDEX_EXCLUDED_TRANSFER_ACCOUNT, untypedCandidatesSql, type CandidateParams } from './candidateSql.js';
 import { pageSelect, type PageRow } from './pageSql.js';
 import { transferMergeSql, typedCandidatesSql, type TransferSource, type TypeShape, type TypedCandidateRow } from './typedCandidateSql.js';
-
-/** The timestamp predicate of the page, with values the database can hold. */
-export interface TimestampPredicate {
-  lower: bigint | null;
-  upper: bigint | null;
-  eq: bigint | null;
-  ne: bigint[];
-}
-
-/** Inclusive bounds of the page's consensus timestamps (an eq value narrows both) and the excluded values. */
-export interface PageBounds {
-  lo: bigint;
-  hi: bigint;
-  ne: bigint[];
-}
 
 /** Which transaction types to list: these ids, plus (`unknown`) every id outside `knownIds`. */
 export interface TypeFilter {
@@ -35,7 +21,8 @@ export interface TypeFilter {
 
 export interface PageQuery {
   accountId: bigint;
-  bounds: PageBounds;
+  /** of the page's consensus timestamps */
+  bounds: InclusiveBounds;
   /** synthetic children without a parent are listed only for these types (account create/update) */
   precedingTypes: readonly number[];
   /** the staking reward account 0.0.800: its hbar transfers mark reward payouts */
