@@ -74,7 +74,10 @@ export interface Translated {
 function setPath(root: Plain, dotted: string, value: unknown): void {
   const parts = dotted.split('.');
   let node = root;
-  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Plain;
+  for (const p of parts.slice(0, -1)) {
+    node[p] ??= {};
+    node = node[p] as Plain;
+  }
   node[parts.at(-1)!] = value;
 }
 

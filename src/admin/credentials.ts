@@ -61,7 +61,7 @@ export class Credentials {
       const colon = entry.indexOf(':');
       const user = colon > 0 ? entry.slice(0, colon) : '';
       const secret = colon > 0 ? entry.slice(colon + 1) : '';
-      // eslint-disable-next-line no-control-regex
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects
       if (!user || !secret || /[\x00-\x1f\x7f]/.test(entry)) {
         throw new CredentialsError(`${source}: expected user:password or user:scrypt$<salt>$<hash>`);
       }

@@ -4,7 +4,7 @@
  * exit (2 for a wrong command line, 1 otherwise); the stack follows only at LQS_LOG_LEVEL=debug or
  * silly.
  */
-import { Command, CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
 import type { Config } from '../config.js';
 import { describeFailure } from './failure.js';
 

@@ -36,7 +36,7 @@ function target(config: Config | undefined): { where: string; host: string; port
 
 /** The listener a listen error is about: the admin one when its port or host is the error's. */
 function listener(err: PgError, config: Config | undefined): { what: string; variable: string; port: number | undefined; host: string | undefined } {
-  if (config && config.admin.enabled && err.port === config.admin.port && err.port !== config.port) {
+  if (config?.admin.enabled && err.port === config.admin.port && err.port !== config.port) {
     return { what: 'admin listener', variable: 'admin.port (LQS_ADMIN_PORT)', port: err.port, host: config.admin.host };
   }
   return { what: 'public listener', variable: 'port (PORT or LQS_PORT)', port: err.port ?? config?.port, host: err.address ?? config?.host };

@@ -173,7 +173,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
     const result = await client.query({ name, text, values: params as unknown[] });
     await types.catchUp(client, result);
     if (!shape) shapes.set(name, resultShape(result.fields, parserOf));
-    if (!prepared) preparedOn.set(client, (prepared = new Set()));
+    if (!prepared) {
+      prepared = new Set();
+      preparedOn.set(client, prepared);
+    }
     prepared.add(name);
     return result.rows as R[];
   };

@@ -78,16 +78,15 @@ export class ReplicatedDb implements Db {
     });
     this.timer = setInterval(() => void this.check(), options.checkIntervalMs);
     this.timer.unref();
-    const self = this;
     this.preferPrimary = {
       backend: 'postgres',
-      query: <R = Row>(text: string, params: readonly unknown[] = []) => self.readPrimaryFirst<R>(text, params),
-      exec: (sql) => self.exec(sql),
-      transaction: (fn, options) => self.transaction(fn, options),
-      ping: () => self.ping(),
-      refreshTypes: () => self.refreshTypes(),
-      close: () => self.close(),
-      poolStats: () => self.poolStats(),
+      query: <R = Row>(text: string, params: readonly unknown[] = []) => this.readPrimaryFirst<R>(text, params),
+      exec: (sql) => this.exec(sql),
+      transaction: (fn, options) => this.transaction(fn, options),
+      ping: () => this.ping(),
+      refreshTypes: () => this.refreshTypes(),
+      close: () => this.close(),
+      poolStats: () => this.poolStats(),
     };
   }
 

@@ -66,28 +66,31 @@ export class SetupLoader implements SetupRows {
 
   /** Converts every supported key of `setup` into rows, then inserts them table by table. */
   async load(setup: Setup): Promise<void> {
+    const each = (convert: (row: SetupRow) => unknown) => (rows: SetupRow[]) => {
+      for (const row of rows) convert(row);
+    };
     const handlers: Record<string, (rows: SetupRow[]) => void> = {
-      accounts: (r) => r.forEach((x) => entity(this, x, 'accounts')),
-      balances: (r) => r.forEach((x) => balance(this, x)),
-      cryptotransfers: (r) => r.forEach((x) => cryptoTransfer(this, x)),
-      contracts: (r) => r.forEach((x) => entity(this, x, 'contracts')),
-      contractactions: (r) => r.forEach((x) => contractAction(this, x)),
+      accounts: each((x) => entity(this, x, 'accounts')),
+      balances: each((x) => balance(this, x)),
+      cryptotransfers: each((x) => cryptoTransfer(this, x)),
+      contracts: each((x) => entity(this, x, 'contracts')),
+      contractactions: each((x) => contractAction(this, x)),
       contractlogs: () => undefined,
       contractresults: () => undefined,
       contractStateChanges: () => undefined,
-      entities: (r) => r.forEach((x) => entity(this, x, 'entities')),
-      entityStakes: (r) => r.forEach((x) => entityStake(this, x)),
-      entityTransactions: (r) => r.forEach((x) => entityTransaction(this, x)),
-      ethereumtransactions: (r) => r.forEach((x) => ethereumTransaction(this, x)),
-      filedata: (r) => r.forEach((x) => fileData(this, x)),
-      nfts: (r) => r.forEach((x) => nft(this, x)),
-      recordFiles: (r) => r.forEach((x) => recordFile(this, x)),
-      stakingRewardTransfers: (r) => r.forEach((x) => stakingRewardTransfer(this, x)),
-      tokens: (r) => r.forEach((x) => token(this, x)),
-      tokenaccounts: (r) => r.forEach((x) => tokenAccount(this, x)),
-      tokenBalance: (r) => r.forEach((x) => tokenBalance(this, x)),
-      transactions: (r) => r.forEach((x) => transaction(this, x)),
-      transactionhashes: (r) => r.forEach((x) => transactionHash(this, x)),
+      entities: each((x) => entity(this, x, 'entities')),
+      entityStakes: each((x) => entityStake(this, x)),
+      entityTransactions: each((x) => entityTransaction(this, x)),
+      ethereumtransactions: each((x) => ethereumTransaction(this, x)),
+      filedata: each((x) => fileData(this, x)),
+      nfts: each((x) => nft(this, x)),
+      recordFiles: each((x) => recordFile(this, x)),
+      stakingRewardTransfers: each((x) => stakingRewardTransfer(this, x)),
+      tokens: each((x) => token(this, x)),
+      tokenaccounts: each((x) => tokenAccount(this, x)),
+      tokenBalance: each((x) => tokenBalance(this, x)),
+      transactions: each((x) => transaction(this, x)),
+      transactionhashes: each((x) => transactionHash(this, x)),
     };
     for (const key of Object.keys(setup)) {
       if (!(key in handlers) && !IGNORED_KEYS.has(key)) throw new SetupError(`unsupported setup key: ${key}`);

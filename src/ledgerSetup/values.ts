@@ -147,5 +147,5 @@ export function isHistoryRange(rangeText: string): boolean {
 /** Lower bound of a range text such as `[123,)` or `[1, 2)`. */
 export function rangeLower(rangeText: string): bigint | null {
   const m = /^[[(]\s*(-?\d*)\s*,/.exec(rangeText);
-  return m && m[1] ? BigInt(m[1]) : null;
+  return m?.[1] ? BigInt(m[1]) : null;
 }

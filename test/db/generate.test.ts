@@ -151,7 +151,7 @@ describe(`generated small dataset (${backend})`, () => {
     app = await buildApp({ config, db: target.db, clock: systemClock, logger: createLogger('silent') });
     const get = async (url: string) => {
       const res = await app.inject({ method: 'GET', url });
-      return { status: res.statusCode, body: parseJson(res.body) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+      return { status: res.statusCode, body: parseJson(res.body) as any };
     };
     const blocks = await get('/api/v1/blocks');
     assert.equal(blocks.status, 200);
@@ -304,7 +304,7 @@ describe('generated tiny dataset on the mirror node schema (postgres)', { skip: 
     app = await buildApp({ config, db: readerDb, clock: systemClock, logger: createLogger('silent') });
     const get = async (url: string) => {
       const res = await app!.inject({ method: 'GET', url });
-      return { status: res.statusCode, body: parseJson(res.body) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+      return { status: res.statusCode, body: parseJson(res.body) as any };
     };
     const blocks = await get('/api/v1/blocks');
     assert.equal(blocks.status, 200);

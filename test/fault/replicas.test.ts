@@ -36,7 +36,7 @@ describe('reads over a streaming replica (private primary and standby)', { skip:
 
   const get = async (url: string) => {
     const res = await app.inject({ method: 'GET', url });
-    return { status: res.statusCode, body: String(res.headers['content-type'] ?? '').includes('json') ? parseJson(res.body) : res.body } as { status: number; body: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    return { status: res.statusCode, body: String(res.headers['content-type'] ?? '').includes('json') ? parseJson(res.body) : res.body } as { status: number; body: any };
   };
   const pool = (name: string): PoolReport => db.pools!().find((p) => p.name === name)!;
   const sql = async (server: PrivatePostgres, text: string, database = 'lqs') => {

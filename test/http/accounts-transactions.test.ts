@@ -313,11 +313,11 @@ describe('account transactions', () => {
         const type = i % 2 === 0 ? 37 : 990 + (i % 4);
         transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.9', type, ...quiet, transfers: [{ account: '0.0.8', amount: 1 }] });
         if (type === 37) expected['TOKENMINT&transactiontype=CRYPTOTRANSFER']!.push(ts(k));
-        else expected['UNKNOWN']!.push(ts(k));
+        else expected.UNKNOWN!.push(ts(k));
         expected['UNKNOWN&transactiontype=TOKENMINT']!.push(ts(k));
         continue;
       }
-      expected['CRYPTOTRANSFER']!.push(ts(k));
+      expected.CRYPTOTRANSFER!.push(ts(k));
       expected['TOKENMINT&transactiontype=CRYPTOTRANSFER']!.push(ts(k));
       if (i % 7 === 0) transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.8', ...quiet });
       else if (i % 3 === 0) transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.9', ...quiet, transfers: [{ account: '0.0.8', amount: 1 }, { account: '0.0.9', amount: -1 }] });

@@ -42,7 +42,9 @@ async function adminApp(admin: Partial<Config['admin']> = { users: [`${USER}:${P
     get lines() {
       return raw.map((l) => JSON.parse(l) as LogLine);
     },
-    advance: (ms) => void (now += ms),
+    advance: (ms) => {
+      now += ms;
+    },
   };
 }
 
@@ -403,7 +405,7 @@ describe('admin listener: lockout after repeated failures', () => {
   it('locks out a user name whatever the address it is tried from, and then every request past the total budget', async () => {
     const a = await adminApp({ ...settings, maxFailures: 3, maxUserFailures: 5, maxTotalFailures: 8 });
     for (let i = 0; i < 5; i++) assert.equal((await wrong(a, `127.1.0.${i}`)).statusCode, 401);
-    let res = await right(a, '127.2.0.1');
+    const res = await right(a, '127.2.0.1');
     assert.equal(res.statusCode, 429, 'the user name is locked out, even with its password from a fresh address');
     assert.equal(res.headers['retry-after'], '30');
     assert.equal(warnings(a, 'admin request refused').at(-1)!.reason, 'user name locked out after repeated authentication failures');

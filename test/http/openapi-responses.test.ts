@@ -5,7 +5,7 @@ import { formatTimestamp } from '../../src/domain/timestamp.js';
 import { get, useHarness } from '../support/harness.js';
 import { OpenApiValidator } from '../support/openapi.js';
 
-type Rows = Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Rows = Record<string, any>[];
 
 describe('responses of every endpoint match the OpenAPI document', () => {
   const harness = useHarness();

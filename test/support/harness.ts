@@ -23,7 +23,7 @@ export function useHarness(baseConfig: Record<string, unknown> = REFERENCE_TEST_
 export interface JsonResponse {
   status: number;
   headers: Record<string, unknown>;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
   text: string;
 }
 

@@ -6,7 +6,10 @@ describe('DecodedFileCache', () => {
   it('loads a key once, null values included', async () => {
     const cache = new DecodedFileCache();
     let loads = 0;
-    const load = async () => (++loads, null);
+    const load = async () => {
+      loads++;
+      return null;
+    };
     assert.equal(await cache.get('a', load), null);
     assert.equal(await cache.get('a', load), null);
     assert.equal(loads, 1);
@@ -15,7 +18,10 @@ describe('DecodedFileCache', () => {
   it('drops the least recently used key beyond its capacity', async () => {
     const cache = new DecodedFileCache(2);
     const loaded: string[] = [];
-    const get = (key: string) => cache.get(key, async () => (loaded.push(key), key.toUpperCase()));
+    const get = (key: string) => cache.get(key, async () => {
+        loaded.push(key);
+        return key.toUpperCase();
+      });
     assert.equal(await get('a'), 'A');
     await get('b');
     await get('a'); // a is now the most recently used

@@ -29,7 +29,10 @@ describe('isJsonSafePattern', () => {
   it('accepts no pattern of the document that matches a string with a character JSON escapes', () => {
     const patterns = new Set<string>();
     const collect = (node: unknown): void => {
-      if (Array.isArray(node)) return node.forEach(collect);
+      if (Array.isArray(node)) {
+        for (const item of node) collect(item);
+        return;
+      }
       if (node === null || typeof node !== 'object') return;
       const schema = node as Record<string, unknown>;
       if (typeof schema.pattern === 'string' && isJsonSafePattern(schema.pattern)) patterns.add(schema.pattern);

@@ -273,7 +273,7 @@ function escapeXml(text: string): string {
 
 function niceMax(v: number): number {
   if (!(v > 0)) return 1;
-  const p = Math.pow(10, Math.floor(Math.log10(v)));
+  const p = 10 ** Math.floor(Math.log10(v));
   return [1, 2, 5, 10].map((m) => m * p).find((m) => m >= v)!;
 }
 

@@ -77,7 +77,7 @@ export async function sampleDataset(db: Queryable, summary: DatasetSummary): Pro
     await db.query<{ token_id: bigint; total_supply: bigint }>(`select token_id, total_supply from token where type = 'NON_FUNGIBLE_UNIQUE' and total_supply > 0 order by token_id`)
   ).map((r) => ({ token: num(r.token_id), supply: Number(r.total_supply) }));
   const picks = Array.from({ length: 400 }, () => {
-    const t = nftTokens[Math.min(nftTokens.length - 1, Math.floor(nftTokens.length * Math.pow(rng.float(), 2)))]!;
+    const t = nftTokens[Math.min(nftTokens.length - 1, Math.floor(nftTokens.length * rng.float() ** 2))]!;
     return { token: t.token, serial: 1 + rng.int(t.supply) };
   });
   const nftRows = await db.query<{ token_id: bigint; serial_number: bigint; account_id: bigint; spender: bigint | null }>(

@@ -60,7 +60,8 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
     for (const testCase of selected) {
       const problems = await runCase(harness, testCase);
       const passed = problems.length === 0;
-      const group = (summary.groups[testCase.group] ??= { passed: 0, failed: 0 });
+      summary.groups[testCase.group] ??= { passed: 0, failed: 0 };
+      const group = summary.groups[testCase.group]!;
       if (passed) {
         summary.passed++;
         group.passed++;

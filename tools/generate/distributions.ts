@@ -29,7 +29,7 @@ export function permutation(rng: Rng, n: number): Int32Array {
 
 /** Offsets of each collection's serials: sizes follow a power law and add up to exactly `total`. */
 export function collectionSizes(rng: Rng, collections: number, total: number): Int32Array {
-  const weights = Array.from({ length: collections }, (_, c) => (0.5 + rng.float()) / Math.pow(c + 1, 1.1));
+  const weights = Array.from({ length: collections }, (_, c) => (0.5 + rng.float()) / (c + 1) ** 1.1);
   const sum = weights.reduce((a, b) => a + b, 0);
   const start = new Int32Array(collections + 1);
   const spare = total - collections; // every collection holds at least one serial

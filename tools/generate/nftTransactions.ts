@@ -16,7 +16,10 @@ function pickNft(tx: LedgerWriter): [number, number, number] | null {
 export function nftTransfer(tx: LedgerWriter, fail: boolean): void {
   const { w, rng } = tx;
   const nft = pickNft(tx);
-  if (!nft) return hbarTransfer(tx, fail);
+  if (!nft) {
+    hbarTransfer(tx, fail);
+    return;
+  }
   const [c, serial, flat] = nft;
   const token = w.layout.fungibleTokens + c;
   const owner = w.nftOwner[flat]!;
@@ -25,7 +28,10 @@ export function nftTransfer(tx: LedgerWriter, fail: boolean): void {
     const p = w.pickHolder(rng, token);
     if (w.pairAccount[p] !== owner) to = p;
   }
-  if (to < 0) return hbarTransfer(tx, fail);
+  if (to < 0) {
+    hbarTransfer(tx, fail);
+    return;
+  }
   const receiver = w.pairAccount[to]!;
   const spender = w.nftSpender[flat]!;
   const approval = spender !== 0;
@@ -49,7 +55,10 @@ export function nftTransfer(tx: LedgerWriter, fail: boolean): void {
 export function nftApproval(tx: LedgerWriter, fail: boolean): void {
   const { w, rng } = tx;
   const nft = pickNft(tx);
-  if (!nft) return hbarTransfer(tx, fail);
+  if (!nft) {
+    hbarTransfer(tx, fail);
+    return;
+  }
   const [c, , flat] = nft;
   const owner = w.nftOwner[flat]!;
   const spender = rng.chance(0.5) && owner !== HUBS.marketplace ? HUBS.marketplace : w.pickOtherAccount(rng, owner);

@@ -73,7 +73,7 @@ export class Rng {
    * the first 1% of indexes draw about a fifth of all picks and the first index alone ~n^(-1/3).
    */
   powerIndex(n: number, skew: number): number {
-    return Math.min(n - 1, Math.floor(n * Math.pow(this.float(), skew)));
+    return Math.min(n - 1, Math.floor(n * this.float() ** skew));
   }
 
   /** Exponentially distributed with the given mean. */

@@ -41,7 +41,10 @@ export async function fitSchema(db: Queryable): Promise<SchemaFit> {
   const columns = new Map<string, Map<string, boolean>>();
   for (const r of rows) {
     let table = columns.get(r.table);
-    if (!table) columns.set(r.table, (table = new Map()));
+    if (!table) {
+      table = new Map();
+      columns.set(r.table, table);
+    }
     table.set(r.column, r.required);
   }
   const layouts: TableLayouts = {};

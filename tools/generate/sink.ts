@@ -115,7 +115,10 @@ export class MemorySink implements RowSink {
 
   async write(table: TableSpec, chunk: string): Promise<void> {
     let digest = this.digests.get(table.name);
-    if (!digest) this.digests.set(table.name, (digest = createHash('sha256')));
+    if (!digest) {
+      digest = createHash('sha256');
+      this.digests.set(table.name, digest);
+    }
     digest.update(chunk);
     if (this.keep.has(table.name)) {
       const list = this.rows.get(table.name) ?? [];

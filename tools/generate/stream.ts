@@ -112,29 +112,41 @@ export class LedgerStream {
     const fail = kind <= KIND.nftApproval && tx.rng.chance(FAILURE_RATE);
     switch (kind) {
       case KIND.hbarTransfer:
-        return hbarTransfer(tx, fail);
+        hbarTransfer(tx, fail);
+        return;
       case KIND.tokenTransfer:
-        return tokenTransfer(tx, fail);
+        tokenTransfer(tx, fail);
+        return;
       case KIND.nftTransfer:
-        return nftTransfer(tx, fail);
+        nftTransfer(tx, fail);
+        return;
       case KIND.topicMessage:
-        return topicMessage(tx, fail);
+        topicMessage(tx, fail);
+        return;
       case KIND.accountUpdate:
-        return accountUpdate(tx, fail);
+        accountUpdate(tx, fail);
+        return;
       case KIND.nftApproval:
-        return nftApproval(tx, fail);
+        nftApproval(tx, fail);
+        return;
       case KIND.accountCreate:
-        return accountCreate(tx);
+        accountCreate(tx);
+        return;
       case KIND.nftMint:
-        return nftMints(tx, quota(this.w.nftsToMint, block, this.w.scale.blocks) - tx.mintsDone);
+        nftMints(tx, quota(this.w.nftsToMint, block, this.w.scale.blocks) - tx.mintsDone);
+        return;
       case KIND.contractCreate:
-        return contractTransaction(tx, tx.rng.chance(0.3) ? 'ethereumCreate' : 'create');
+        contractTransaction(tx, tx.rng.chance(0.3) ? 'ethereumCreate' : 'create');
+        return;
       case KIND.contractCall:
-        return contractTransaction(tx, 'call');
+        contractTransaction(tx, 'call');
+        return;
       case KIND.ethereumCall:
-        return contractTransaction(tx, 'ethereum');
+        contractTransaction(tx, 'ethereum');
+        return;
       case KIND.exchangeRateUpdate:
-        return exchangeRateUpdate(tx);
+        exchangeRateUpdate(tx);
+        return;
       default:
         throw new Error(`unknown transaction kind ${kind}`);
     }

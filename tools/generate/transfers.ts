@@ -47,7 +47,10 @@ export function tokenTransfer(tx: LedgerWriter, fail: boolean): void {
     const p = w.pickHolder(rng, token);
     if (p !== from) to = p;
   }
-  if (from < 0 || to < 0) return hbarTransfer(tx, fail);
+  if (from < 0 || to < 0) {
+    hbarTransfer(tx, fail);
+    return;
+  }
   const payer = w.pairAccount[from]!;
   const result = tx.result(fail);
   if (!fail) {

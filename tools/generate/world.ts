@@ -76,7 +76,8 @@ export class World {
     readonly scale: Scale,
     readonly system: ShardRealm,
   ) {
-    const layout = (this.layout = new Layout(scale));
+    this.layout = new Layout(scale);
+    const { layout } = this;
     const base = encodeEntityId(system.shard, system.realm, 0n);
     this.idText = base === 0n ? (num) => String(num) : (num) => String(base + BigInt(num));
     const n = layout.end;
@@ -269,7 +270,7 @@ export class World {
       this.balanceAt[num] = created + Math.floor(-created * rng.float());
       if (i < HUB_NUMS.length) this.balance[num] = 1_000_000_000_000_000n;
       else if (i % 211 === 210) this.deleted[num] = 1;
-      else this.balance[num] = BigInt(Math.floor(Math.pow(10, 8 + 4 * rng.float()) * (i < 1000 ? 10 : 1)));
+      else this.balance[num] = BigInt(Math.floor(10 ** (8 + 4 * rng.float()) * (i < 1000 ? 10 : 1)));
       total += this.balance[num]!;
       if (accountKeyKind(this.seed, num) === 'ECDSA_SECP256K1' && !this.deleted[num]) ecdsa.push(num);
       const s = this.settings(num, 0);
@@ -369,7 +370,7 @@ export class World {
       const created = Math.max(this.tokenCreated[t]!, this.createdAt[account]!) + rng.int(NS_PER_DAY);
       this.pairCreated[p] = Math.min(created, -1e9);
       this.pairAt[p] = this.pairCreated[p]!;
-      if (!this.layout.isNftToken(t)) this.pairBalance[p] = Math.floor(Math.pow(10, 2 + 8 * Math.pow(rng.float(), 2)));
+      if (!this.layout.isNftToken(t)) this.pairBalance[p] = Math.floor(10 ** (2 + 8 * rng.float() ** 2));
     }
     let toMint = 0;
     for (let c = 0; c < this.layout.nftCollections; c++) {

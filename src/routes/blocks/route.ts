@@ -9,7 +9,7 @@ import { schemaRef } from '../../http/openapi.js';
 import { listLinks, type LinkAnchor } from '../../http/pagination.js';
 import { pageSize, parseBlockNumber, parseNonNegativeInt64, rules } from '../../http/params.js';
 import { queryOf } from '../../http/query.js';
-import { findBlocks, findBlocksByHashPrefix, findBlocksByNumber, type BlockColumn, type BlockCondition, type SqlOperator } from './queries.js';
+import { findBlocks, findBlocksByHashPrefix, findBlocksByNumber, type BlockColumn, type BlockCondition, type RecordFileRow, type SqlOperator } from './queries.js';
 import { blockView } from './view.js';
 
 const LIST_RULES = {
@@ -58,7 +58,7 @@ export function registerBlockRoutes(app: FastifyInstance, ctx: AppContext): void
       validateParams(queryOf(request), {});
       const { hashOrNumber } = request.params;
       const hash = HASH.exec(hashOrNumber);
-      let rows;
+      let rows: RecordFileRow[];
       if (hash) rows = await findBlocksByHashPrefix(blocksDb(ctx), hash[2]!.toLowerCase());
       else {
         const number = parseNonNegativeInt64(hashOrNumber);

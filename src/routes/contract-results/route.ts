@@ -53,7 +53,7 @@ function lookupByTransactionIdOrHash(ctx: AppContext, text: string, nonce: numbe
   // no consensus timestamp fits int64 beyond this
   if (validStartNs > MAX_INT64) return null;
   const windowEnd = validStartNs + ctx.config.query.maxTransactionConsensusTimestampRangeNs;
-  return byTransactionId(payer, validStartNs, windowEnd > MAX_INT64 ? MAX_INT64 : windowEnd, nonce);
+  return byTransactionId(payer, validStartNs, clampToInt64(windowEnd), nonce);
 }
 
 /**
