@@ -5,6 +5,7 @@
  * arguments are refused. Every failure ends as one line on stderr and a non-zero exit (2 for a
  * wrong command line, 1 otherwise); the stack follows only at LQS_LOG_LEVEL=debug or silly.
  */
+import cluster from 'node:cluster';
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_SPECS_DIR } from './paths.js';
@@ -213,6 +214,8 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write(`error: ${describeFailure(err, await configForMessages())}\n`);
     if (wantsStacks()) process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
     process.exitCode = 1;
+    // a worker of `serve` (server.workers): its channel to the primary would keep it running
+    if (cluster.isWorker) process.exit();
   }
 }
 
