@@ -68,11 +68,13 @@ export function createSupervisor(options: SupervisorOptions): Supervisor {
   let stopping = false;
   let failures = 0;
   let startFailures = 0;
-  let replacement: NodeJS.Timeout | undefined;
+  /** replacements waiting for their delay (two workers may die at once) */
+  const pending = new Set<NodeJS.Timeout>();
 
   const stop = async (timeoutMs = 30_000) => {
     stopping = true;
-    clearTimeout(replacement);
+    for (const timer of pending) clearTimeout(timer);
+    pending.clear();
     const exits = [...live].map((w) => new Promise<void>((resolve) => (w.isDead() ? resolve() : w.once('exit', () => resolve()))));
     for (const w of live) if (!w.isDead()) w.process.kill('SIGTERM');
     const timer = setTimeout(() => {
@@ -85,7 +87,8 @@ export function createSupervisor(options: SupervisorOptions): Supervisor {
   const scheduleReplacement = () => {
     const delay = Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.max(0, failures - 1));
     options.log.info({ delayMs: delay }, 'replacing the worker');
-    replacement = setTimeout(() => {
+    const timer = setTimeout(() => {
+      pending.delete(timer);
       if (stopping) return;
       fork().then(
         (message) => options.log.info({ pid: message.pid }, 'worker replaced'),
@@ -102,6 +105,7 @@ export function createSupervisor(options: SupervisorOptions): Supervisor {
         },
       );
     }, delay);
+    pending.add(timer);
   };
 
   const fork = (): Promise<WorkerMessage> =>

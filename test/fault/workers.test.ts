@@ -44,6 +44,16 @@ const alive = (pid: number) => {
   }
 };
 
+/** A scratch database with the schema and one block. */
+async function blockDatabase(): Promise<ScratchDatabase> {
+  const scratch = await createScratchDatabase(ADMIN_URL);
+  const owner = await openPostgres({ url: scratch.url, poolSize: 2, statementTimeoutMs: 10_000, connectionTimeoutMs: 3000 });
+  await migrate(owner);
+  await new FixtureLoader(owner, { shard: 0n, realm: 0n }).load({ recordFiles: [{ index: 1, hash: 'cd'.repeat(48) }] });
+  await owner.close();
+  return scratch;
+}
+
 describe('serve with two worker processes', { skip: await postgresServerSkipReason(ADMIN_URL) }, () => {
   let scratch: ScratchDatabase;
   let child: ChildProcess;
@@ -65,11 +75,7 @@ describe('serve with two worker processes', { skip: await postgresServerSkipReas
   let workerPids: number[] = [];
 
   before(async () => {
-    scratch = await createScratchDatabase(ADMIN_URL);
-    const owner = await openPostgres({ url: scratch.url, poolSize: 2, statementTimeoutMs: 10_000, connectionTimeoutMs: 3000 });
-    await migrate(owner);
-    await new FixtureLoader(owner, { shard: 0n, realm: 0n }).load({ recordFiles: [{ index: 1, hash: 'cd'.repeat(48) }] });
-    await owner.close();
+    scratch = await blockDatabase();
     const adminPort = await freePort();
     child = spawn(process.execPath, [MAIN, 'serve'], {
       env: {
@@ -161,5 +167,54 @@ describe('serve with two worker processes', { skip: await postgresServerSkipReas
     const { rows } = await check.query(`select count(*)::int as n from pg_stat_activity where application_name = 'ledger-query-service' and datname = current_database()`);
     await check.end();
     assert.equal(rows[0].n, 0, 'the pools are closed');
+  });
+});
+
+describe('serve with worker processes that keep dying at start-up', { skip: await postgresServerSkipReason(ADMIN_URL) }, () => {
+  let scratch: ScratchDatabase;
+  const admin = () => new pg.Client({ connectionString: ADMIN_URL });
+
+  before(async () => {
+    scratch = await blockDatabase();
+  });
+
+  after(async () => {
+    const client = admin();
+    await client.connect();
+    await client.query(`alter database ${scratch.name} with allow_connections true`);
+    await client.end();
+    await scratch?.drop();
+  });
+
+  it('replaces a dead worker with a growing delay, then gives up with exit 1', { timeout: 90_000 }, async () => {
+    const child = spawn(process.execPath, [MAIN, 'serve'], {
+      env: { ...process.env, DATABASE_URL: scratch.url, PORT: '0', LQS_HOST: '127.0.0.1', LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'info', LQS_DEMO_LOAD: 'false', LQS_SERVER_WORKERS: '2' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const lines = () => stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line);
+    for (const start = Date.now(); !lines().some((l) => l.msg === 'workers ready'); await sleep(50)) {
+      if (Date.now() - start > 30_000 || child.exitCode !== null) assert.fail(`serve did not start: ${stdout} ${stderr}`);
+    }
+    const pids = lines().find((l) => l.msg === 'workers ready')!.pids!;
+    // from now on a new worker cannot connect; the running ones keep their connections
+    const client = admin();
+    await client.connect();
+    await client.query(`alter database ${scratch.name} with allow_connections false`);
+    await client.end();
+    process.kill(pids[0]!, 'SIGKILL');
+
+    const [code] = await exited;
+    assert.equal(code, 1, stdout + stderr);
+    const delays = lines().filter((l) => l.msg === 'replacing the worker').map((l) => l.delayMs);
+    assert.deepEqual(delays, [500, 1000, 2000, 4000, 8000]);
+    assert.equal(lines().filter((l) => l.msg === 'replacement worker failed to start').length, 5);
+    assert.ok(lines().some((l) => l.msg === 'giving up: workers keep dying at start-up'));
+    assert.match(stderr, /^error: 5 worker processes in a row exited before they were ready; giving up$/m);
+    assert.equal(alive(pids[1]!), false, 'the remaining worker was stopped');
   });
 });
