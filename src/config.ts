@@ -62,7 +62,9 @@ export interface Config {
     config: { authentication: boolean; username: string; password: string; uriPath: string };
   };
   server: {
-    /** concurrent requests beyond which new ones get 503 */
+    /** processes serving the public port (a cluster primary supervises them); 0: one per core. Other than 1 needs PostgreSQL */
+    workers: number;
+    /** concurrent requests beyond which new ones get 503 (in each worker process) */
     maxInFlight: number;
     /** whole-request deadline against slow clients, headers included */
     requestTimeoutMs: number;
@@ -147,6 +149,7 @@ export function defaultConfig(): Config {
     log: { level: 'info', pretty: false },
     metrics: { enabled: true, config: { authentication: false, username: '', password: '', uriPath: '/swagger' } },
     server: {
+      workers: 1,
       maxInFlight: 1024,
       requestTimeoutMs: 30_000,
       responseTimeoutMs: 30_000,
@@ -304,6 +307,13 @@ function validate(config: Config, origin: (path: string) => string): void {
   };
   port('port', config.port);
   port('admin.port', config.admin.port);
+  const { workers } = config.server;
+  if (!Number.isInteger(workers) || workers < 0 || workers > 256) throw new ConfigError(`${origin('server.workers')}: ${workers} is not a number of worker processes (an integer from 0, one per core, to 256)`);
+  if (workers !== 1 && !config.db.url) {
+    throw new ConfigError(
+      `${origin('server.workers')}: ${workers} worker processes need PostgreSQL (db.url, DATABASE_URL): the embedded PGlite database can be open in one process only; set server.workers to 1 or use PostgreSQL`,
+    );
+  }
   if (!Number.isInteger(config.db.poolSize) || config.db.poolSize < 1) throw new ConfigError(`${origin('db.poolSize')}: ${config.db.poolSize} is not a pool size (an integer of 1 or more)`);
   const postgresUrl = (path: string, text: string) => {
     let url: URL | null = null;

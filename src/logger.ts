@@ -13,12 +13,13 @@ const toPino = (level: string): string => (level === 'silly' ? 'trace' : level);
 
 /**
  * The process's root logger (pino, Fastify's logger). Every listener logs through it or a child of
- * it; `destination` defaults to stdout (tests pass a stream to read the lines).
+ * it; `destination` defaults to stdout (tests pass a stream to read the lines); `base` adds fields to
+ * every line (a cluster worker's pid).
  */
-export function createLogger(level: string, destination?: DestinationStream, options: { pretty?: boolean } = {}): Logger {
+export function createLogger(level: string, destination?: DestinationStream, options: { pretty?: boolean; base?: Record<string, unknown> } = {}): Logger {
   // readable lines for people (`log.pretty`): pino-pretty in this thread, so that lines stay in order with stdout
   const out = options.pretty ? pretty({ destination: destination ?? 1, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }) : destination;
-  return pino({ level: toPino(level), base: { service: 'ledger-query-service' } }, out);
+  return pino({ level: toPino(level), base: { service: 'ledger-query-service', ...options.base } }, out);
 }
 
 /**

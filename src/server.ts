@@ -1,5 +1,11 @@
-/** `serve`: opens the database, loads the demo ledger into an empty embedded one, and listens. */
+/**
+ * `serve`: opens the database, loads the demo ledger into an empty embedded one, and listens. With
+ * `server.workers` other than 1 this process becomes the cluster primary (src/cluster/primary.ts)
+ * and each worker runs this same function to serve the public listener.
+ */
+import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildAdminApp } from './admin/app.js';
@@ -14,6 +20,8 @@ import { OutageLog } from './http/outageLog.js';
 import { UserError } from './userError.js';
 import { createLogger } from './logger.js';
 import { ServiceMetrics } from './http/metrics.js';
+import { servePrimary } from './cluster/primary.js';
+import { announceReady, followLogLevel, WorkerMetrics } from './cluster/worker.js';
 
 async function isEmpty(db: Db): Promise<boolean> {
   const rows = await db.query('select (select count(*) from (select 1 from entity limit 1) e) + (select count(*) from (select 1 from record_file limit 1) r) as n');
@@ -28,7 +36,19 @@ function wantsDemo(config: Config): boolean {
 /** How long a signal waits for the start-up step under way (opening, migrating, listening) before closing. */
 const STEP_GRACE_MS = 10_000;
 
+/** The processes `server.workers` asks for (0: one per core). */
+export function workerCount(config: Config): number {
+  return config.server.workers === 0 ? availableParallelism() : config.server.workers;
+}
+
 export async function serve(options: { migrate: boolean }): Promise<void> {
+  const config = loadConfig();
+  if (!options.migrate) config.db.migrate = false;
+  if (cluster.isPrimary && workerCount(config) > 1) return servePrimary(config, workerCount(config));
+  // a worker: the primary runs the admin listener and prints the banner
+  const worker = cluster.isWorker;
+  if (worker) config.admin.enabled = false;
+
   // Signal handlers come first, so that SIGTERM or SIGINT at any moment of start-up ends the process
   // with 0 after closing what is open: the step under way finishes (a migration is not cut in two),
   // then the listeners and the database close, in whichever state start-up reached.
@@ -61,9 +81,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
 
   try {
-    const config = loadConfig();
-    if (!options.migrate) config.db.migrate = false;
-    logger = createLogger(config.log.level, undefined, { pretty: config.log.pretty });
+    logger = createLogger(config.log.level, undefined, { pretty: config.log.pretty, base: worker ? { pid: process.pid } : undefined });
     logger.info({ pid: process.pid }, 'starting');
     outages = new OutageLog(logger);
     const faults = outages;
@@ -89,7 +107,8 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
       throw err;
     }));
     if (stopping) return;
-    metrics = new ServiceMetrics(db);
+    metrics = worker ? new WorkerMetrics(db) : new ServiceMetrics(db);
+    if (worker) followLogLevel(logger);
     logger.info({ backend: db.backend, dataDir: db.backend === 'pglite' ? config.db.dataDir || '(memory)' : undefined, pools: db.pools?.().map((p) => `${p.name}:${p.state}`) }, 'database ready');
 
     let demo = false;
@@ -113,6 +132,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
     const base = listeners.publicUrl;
     const examples = demo || (await during(isDemoLedger(db, config))) ? demoExampleUrls() : [];
     if (stopping) return;
+    if (worker) return announceReady({ url: base, backend: db.backend, examples });
     const admin = listeners.adminUrl
       ? `  Admin listener: ${listeners.adminUrl} (POST ${listeners.adminUrl}/change-log-level, HTTP Basic auth)`
       : '  Admin listener: disabled (admin.enabled)';

@@ -14,6 +14,7 @@ import { Credentials } from './credentials.js';
 import { FailureTracker, VerificationLimiter } from './lockout.js';
 import { RefusalLog } from './refusals.js';
 import { registerLogLevelRoutes } from './route.js';
+import type { LogLevel } from '../logger.js';
 
 export const ADMIN_BODY_LIMIT = 1024;
 const ADMIN_REQUEST_TIMEOUT_MS = 10_000;
@@ -29,6 +30,8 @@ export interface AdminAppOptions {
   nowMs?: () => number;
   /** interval of the refusal log's summaries (tests) */
   refusalLogIntervalMs?: number;
+  /** told of every level change after `logger`'s (the cluster primary passes it on to its workers) */
+  onLevelChange?: (level: LogLevel) => void;
 }
 
 /** Fastify's body errors as the 400s of this API (it would answer 413 and 415). */
@@ -101,7 +104,7 @@ export async function buildAdminApp(options: AdminAppOptions): Promise<FastifyIn
       }
       throw translated;
     });
-    registerLogLevelRoutes(scope, logger, requireAdmin);
+    registerLogLevelRoutes(scope, logger, requireAdmin, options.onLevelChange);
   });
   return app;
 }

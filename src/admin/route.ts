@@ -29,7 +29,7 @@ export function requestedLevel(contentType: string | undefined, body: unknown): 
   return level;
 }
 
-export function registerLogLevelRoutes(app: FastifyInstance, root: Logger, requireAdmin: onRequestHookHandler): void {
+export function registerLogLevelRoutes(app: FastifyInstance, root: Logger, requireAdmin: onRequestHookHandler, onChange?: (level: LogLevel) => void): void {
   app.get('/change-log-level', { onRequest: requireAdmin, schema: { response: { 200: currentLevelSchema } } }, async () => ({
     level: currentLogLevel(root),
   }));
@@ -41,6 +41,7 @@ export function registerLogLevelRoutes(app: FastifyInstance, root: Logger, requi
     const logChange = () => request.log.warn({ user: adminUser(request), clientAddress: request.ip, from, to: level }, 'log level changed');
     if (level === 'error') logChange();
     setLogLevel(root, level);
+    onChange?.(level);
     if (level !== 'error') logChange();
     return reply.type('text/plain; charset=utf-8').send(`Logging level changed to: ${level}`);
   });

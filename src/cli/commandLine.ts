@@ -4,6 +4,7 @@
  * exit (2 for a wrong command line, 1 otherwise); the stack follows only at LQS_LOG_LEVEL=debug or
  * silly.
  */
+import cluster from 'node:cluster';
 import { type Command, CommanderError } from 'commander';
 import type { Config } from '../config.js';
 import { describeFailure } from './failure.js';
@@ -49,5 +50,7 @@ export async function runCommandLine(cli: Command, argv: string[], exitCode: () 
     process.stderr.write(`error: ${describeFailure(err, await configForMessages())}\n`);
     if (wantsStacks()) process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
     process.exitCode = 1;
+    // a worker of `serve` (server.workers): its channel to the primary would keep it running
+    if (cluster.isWorker) process.exit();
   }
 }

@@ -76,10 +76,12 @@ export class ServiceMetrics {
     }
     const pools = db?.pools?.bind(db);
     if (pools) {
-      const perPool = (name: string, help: string, read: (p: PoolReport) => number | null) =>
+      // over the processes of a cluster (src/cluster/): summed, but a pool is up where every process finds it up, and lags by the most any finds
+      const perPool = (name: string, help: string, read: (p: PoolReport) => number | null, aggregator: 'sum' | 'min' | 'max' = 'sum') =>
         new Gauge({
           name,
           help,
+          aggregator,
           labelNames: ['pool'] as const,
           registers: [this.registry],
           collect() {
@@ -90,8 +92,8 @@ export class ServiceMetrics {
             }
           },
         });
-      perPool('lqs_db_pool_up', 'Whether the pool serves reads (1) or is out of the rotation (0: lagging or unreachable); by pool (primary, replica1, ...)', (p) => (p.state === 'up' ? 1 : 0));
-      perPool('lqs_db_replica_lag_milliseconds', 'Replay lag of a read replica at its last check', (p) => (p.name === 'primary' ? null : p.lagMs));
+      perPool('lqs_db_pool_up', 'Whether the pool serves reads (1) or is out of the rotation (0: lagging or unreachable); by pool (primary, replica1, ...)', (p) => (p.state === 'up' ? 1 : 0), 'min');
+      perPool('lqs_db_replica_lag_milliseconds', 'Replay lag of a read replica at its last check', (p) => (p.name === 'primary' ? null : p.lagMs), 'max');
       perPool('lqs_db_pool_queries', 'Statements answered by the pool since start-up', (p) => p.queries);
       perPool('lqs_db_pool_connections_by_pool', 'PostgreSQL connections open in the pool', (p) => p.total);
       perPool('lqs_db_pool_waiting_requests_by_pool', 'Queries waiting for a pooled connection', (p) => p.waiting);
@@ -133,9 +135,14 @@ export class ServiceMetrics {
     this.responseSize.observe(labels, sample.responseBytes);
   }
 
+  /** These metrics and the process's. */
+  registries(): Registry[] {
+    return [this.registry, processMetrics()];
+  }
+
   /** The exposition text: these metrics and the process's. */
   async scrape(): Promise<{ contentType: string; text: string }> {
-    const merged = Registry.merge([this.registry, processMetrics()]);
+    const merged = Registry.merge(this.registries());
     return { contentType: merged.contentType, text: await merged.metrics() };
   }
 }

@@ -158,6 +158,30 @@ describe('command line', () => {
       assertOneLine(await lqs(['serve'], { DATABASE_URL: 'postgres://postgres@no-such-host.invalid/db' }), 'cannot resolve the host "no-such-host.invalid" of DATABASE_URL (db.url)');
     });
 
+    it('refuses worker processes over the embedded database', async () => {
+      const need = 'worker processes need PostgreSQL (db.url, DATABASE_URL): the embedded PGlite database can be open in one process only; set server.workers to 1 or use PostgreSQL';
+      assertOneLine(await lqs(['serve'], { LQS_SERVER_WORKERS: '2', LQS_DB_DATADIR: 'memory' }), `LQS_SERVER_WORKERS (server.workers): 2 ${need}`);
+      assertOneLine(await lqs(['serve'], { LQS_SERVER_WORKERS: '0' }), `LQS_SERVER_WORKERS (server.workers): 0 ${need}`);
+      const file = join(dir, 'workers.yml');
+      writeFileSync(file, 'server:\n  workers: 3\n');
+      assertOneLine(await lqs(['serve'], { LQS_CONFIG_FILE: file }), `server.workers in ${file}: 3 ${need}`);
+      assertOneLine(await lqs(['serve'], { LQS_SERVER_WORKERS: '-1' }), 'LQS_SERVER_WORKERS (server.workers): -1 is not a number of worker processes (an integer from 0, one per core, to 256)');
+    });
+
+    it('stops at once, without retrying, when the first worker process cannot start', async () => {
+      const server = await listening();
+      const { port } = server.address() as { port: number };
+      await new Promise((resolve) => server.close(resolve));
+      const run = await lqs(['serve'], { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/db`, LQS_SERVER_WORKERS: '2' });
+      assert.equal(run.code, 1, run.stderr);
+      const lines = run.stderr.split('\n').filter((l) => l !== '');
+      // one worker tried (the others start only after the first is ready), and was not retried
+      assert.deepEqual(lines, [
+        `error: cannot connect to PostgreSQL at 127.0.0.1:${port}: connection refused; start the server or correct DATABASE_URL (db.url)`,
+        "error: a worker process exited (1) before it was ready: the service did not start (the worker's error is above)",
+      ]);
+    });
+
     it('names a missing database with the createdb that makes it, and a missing role', async (t) => {
       if (!(await postgresReachable())) return t.skip(`no PostgreSQL server at ${ADMIN_URL} (LQS_TEST_ADMIN_URL)`);
       const url = new URL(ADMIN_URL);

@@ -6,8 +6,10 @@
  * Messages: → {type:'ready', port} once listening; ← {type:'rss-start'} / {type:'rss-stop'}
  * → {type:'rss', peakBytes}; ← {type:'stop'} closes everything and exits.
  *
- * With LQS_BENCH_WORKERS above 1 (`--workers`) this process supervises that many cluster workers,
- * each serving the same app on the shared port, and answers the messages for all of them.
+ * With LQS_BENCH_WORKERS above 1 (`--workers`) this process supervises that many cluster workers
+ * (the service's supervisor, src/cluster/supervisor.ts, as `server.workers` runs it), each serving
+ * the same app on the shared port, and answers the messages for all of them. A worker that dies is
+ * logged and not replaced, so that the measurement shows it.
  */
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
@@ -19,7 +21,7 @@ import type { Db } from '../../src/db/db.js';
 import { openDatabase } from '../../src/db/open.js';
 import { requireCompleteDataset } from '../generate/dataset.js';
 import { createLogger } from '../../src/logger.js';
-import { startWorkers } from './workers.js';
+import { createSupervisor } from '../../src/cluster/supervisor.js';
 import { CEILING_JSON_PATH, CEILING_PK_PATH, type CacheCounters, type ControlMessage, type ServerMessage } from './protocol.js';
 
 
@@ -101,8 +103,8 @@ async function workersCounters(): Promise<CacheCounters> {
 /** With LQS_BENCH_WORKERS > 1 this process only supervises; its workers serve on one shared port. */
 async function supervise(count: number): Promise<void> {
   const logger = createLogger(loadConfig().log.level);
-  const supervisor = await startWorkers({ count, log: logger });
-  const { port, backend } = supervisor.ready as unknown as { port: number; backend: string };
+  const supervisor = createSupervisor({ count, log: logger, replace: false });
+  const { port, backend } = (await supervisor.start()) as unknown as { port: number; backend: string };
   send({ type: 'ready', port, backend });
   const sampler = new RssSampler(() => supervisor.pids().reduce((sum, pid) => sum + rssOf(pid), 0));
   const stop = async () => {
@@ -138,19 +140,20 @@ async function serveOne(): Promise<void> {
   send({ type: 'ready', port: typeof address === 'object' && address ? address.port : 0, backend: db.backend });
 
   const sampler = new RssSampler();
+  const stop = async () => {
+    await app.close();
+    await app.handlersIdle();
+    await db.close();
+    process.exit(0);
+  };
   process.on('message', (message: ControlMessage) => {
     if (message.type === 'rss-start') sampler.start();
     else if (message.type === 'rss-stop') send({ type: 'rss', peakBytes: sampler.stop() });
     else if (message.type === 'cache-stats') send({ type: 'cache', counters: countersOf(app) });
-    else if (message.type === 'stop') {
-      void (async () => {
-        await app.close();
-        await app.handlersIdle();
-        await db.close();
-        process.exit(0);
-      })();
-    }
+    else if (message.type === 'stop') void stop();
   });
+  // how the supervisor stops its workers
+  process.once('SIGTERM', () => void stop());
   // the parent going away must not leave a listener behind
   process.on('disconnect', () => process.exit(0));
 }

@@ -158,6 +158,7 @@ export class Harness {
   /** Empties the tables, restores the base settings, applies `overrides` in order and loads `setup`. */
   async prepare(setup: Setup, ...overrides: unknown[]): Promise<void> {
     this.app.responseCache?.clear();
+    this.app.systemFileVersions?.clear();
     await resetDatabase(this.db);
     this.resetConfig();
     mergeConfig(this.config as never, setup.config ?? {}, true);

@@ -129,9 +129,45 @@ const FILE_CONTENT = `string_agg(f.file_data, ''::bytea order by f.consensus_tim
  */
 const FILE_VERSION = `min(f.consensus_timestamp) || '/' || max(f.consensus_timestamp) || '/' || string_agg(f.xmin::text, ',' order by f.consensus_timestamp) as version`;
 
-/** A version of a system file as a statement saw it; `key` is null when the file does not exist. */
+/** A version of a system file at a timestamp; `key` is null when the file does not exist. */
 export interface FileVersion {
   key: string | null;
+}
+
+/** The versions of the fee schedule (`$1`) and exchange rate (`$2`) files at `$3`, by a statement of their own. */
+const FILE_VERSIONS_SQL = `select (${fileRowsSql(FILE_VERSION, '$1', [['<=', '$3']])}) as fee_schedule,
+  (${fileRowsSql(FILE_VERSION, '$2', [['<=', '$3']])}) as exchange_rate`;
+
+export async function findFileVersions(db: Queryable, files: { feeSchedule: bigint; exchangeRate: bigint }, asOf: bigint): Promise<{ feeSchedule: FileVersion; exchangeRate: FileVersion }> {
+  const rows = await db.query<{ fee_schedule: string | null; exchange_rate: string | null }>(FILE_VERSIONS_SQL, [files.feeSchedule, files.exchangeRate, asOf]);
+  return { feeSchedule: { key: rows[0]?.fee_schedule ?? null }, exchangeRate: { key: rows[0]?.exchange_rate ?? null } };
+}
+
+/** A file_data row of a system file, without its content. */
+export interface SystemFileRow {
+  entity_id: bigint;
+  consensus_timestamp: bigint;
+  transaction_type: number;
+}
+
+// the newest transaction or contract result: rows are committed with their transaction, in consensus order
+const FILE_ROWS_AFTER_SQL = `with w as (
+    select greatest((select max(consensus_timestamp) from transaction), (select max(consensus_timestamp) from contract_result)) as watermark
+  )
+  select w.watermark, f.entity_id, f.consensus_timestamp, f.transaction_type
+  from w left join file_data f
+    on f.entity_id in ($1, $2) and f.transaction_type in (16, 17, 19) and f.consensus_timestamp > $3 and f.consensus_timestamp <= w.watermark
+  order by f.consensus_timestamp`;
+
+/**
+ * The rows of files `fileIds` (without content) after `after` up to the watermark, the newest
+ * consensus timestamp of a transaction or contract result in the same snapshot (null in an empty
+ * database).
+ */
+export async function findFileRowsAfter(db: Queryable, fileIds: [bigint, bigint], after: bigint | null): Promise<{ watermark: bigint | null; rows: SystemFileRow[] }> {
+  const found = await db.query<SystemFileRow & { watermark: bigint | null }>(FILE_ROWS_AFTER_SQL, [fileIds[0], fileIds[1], after ?? -1n]);
+  const rows = found.filter((r) => r.consensus_timestamp !== null);
+  return { watermark: found[0]?.watermark ?? null, rows };
 }
 
 /** Content of a file as of `asOf`, ignoring versions from `before` on (the retry after an undecodable version). */
@@ -200,8 +236,6 @@ export interface ContractResultDetail {
   eth: EthereumTransactionRow | null;
   /** content of the eth transaction's call-data file (num > 1000), null when not loaded */
   callDataFile: FileContent | null;
-  /** the versions of the fee schedule and exchange rate files as of the timestamp; read only without an eth transaction */
-  gasFiles: { feeSchedule: FileVersion; exchangeRate: FileVersion } | null;
   logs: ContractLogRow[];
   stateChanges: ContractStateChangeRow[];
 }
@@ -241,33 +275,26 @@ const STATE_CHANGE_COLUMNS = {
 const LOG_NAMES = Object.keys(LOG_COLUMNS);
 const STATE_CHANGE_NAMES = Object.keys(STATE_CHANGE_COLUMNS);
 
-export interface DetailOptions {
-  systemFiles: { feeSchedule: bigint; exchangeRate: bigint };
-}
-
 /**
  * Everything about one contract result in one statement: the execution found by `lookup` (its
  * `contract_transaction` row), the result at its timestamp among the involved contracts (any
  * contract when the list is empty); the block (first record file
  * ending at or after it); the wrapped Ethereum transaction of the payer, counted only when a
- * transaction row of the same payer and time exists; the content of its call-data file; only when
- * there is no Ethereum transaction, the versions of the fee schedule and exchange rate files as of the timestamp
- * (gated lateral subqueries cost nothing otherwise); the logs and state changes as arrays; and the
- * EVM addresses of the contracts these name. Null when there is no such execution or result.
+ * transaction row of the same payer and time exists; the content of its call-data file; the logs
+ * and state changes as arrays; and the EVM addresses of the contracts these name. Null when there
+ * is no such execution or result. (The system files of the gas price: SystemFileVersions.)
  */
-export async function findContractResultDetail(db: Queryable, lookup: ExecutionLookup, options: DetailOptions): Promise<ContractResultDetail | null> {
+export async function findContractResultDetail(db: Queryable, lookup: ExecutionLookup): Promise<ContractResultDetail | null> {
   const params = new SqlParams();
   for (const value of lookup.values) params.add(value);
-  const [feeSchedule, exchangeRate] = [params.add(options.systemFiles.feeSchedule), params.add(options.systemFiles.exchangeRate)];
-  const text = statementText(`contract result by ${lookup.kind}`, () => detailSql(lookup.sql, feeSchedule, exchangeRate));
+  const text = statementText(`contract result by ${lookup.kind}`, () => detailSql(lookup.sql));
   const rows = await db.query<Record<string, unknown>>(text, params.values);
   const row = rows[0];
   return row ? detailOf(row) : null;
 }
 
-/** The statement of findContractResultDetail, given the execution's SQL and the other placeholders. */
-function detailSql(involved: string, feeSchedule: string, exchangeRate: string): string {
-  const asOf: TimestampBound[] = [['<=', 'cr.consensus_timestamp']];
+/** The statement of findContractResultDetail, given the execution's SQL. */
+function detailSql(involved: string): string {
   const among = (column: string) => `(cardinality(inv.contract_ids) = 0 or ${column} = any(inv.contract_ids))`;
   return `with inv as (${involved})
      select inv.contract_ids as inv_contract_ids, inv.payer_account_id as inv_payer_account_id,
@@ -276,7 +303,6 @@ function detailSql(involved: string, feeSchedule: string, exchangeRate: string):
        rf.index as block_index, rf.hash as block_hash, rf.gas_used as block_gas_used,
        et.consensus_timestamp as eth_timestamp, ${ETH_COLUMNS.map((c) => `et.${c} as eth_${c}`).join(', ')},
        cd.content as call_data_content, cd.first_timestamp as call_data_first_timestamp,
-       fs.version as fee_schedule_version, er.version as exchange_rate_version,
        logs.*, changes.*, addresses.*
      from inv
      join contract_result cr on cr.consensus_timestamp = inv.consensus_timestamp and ${among('cr.contract_id')}
@@ -289,8 +315,6 @@ function detailSql(involved: string, feeSchedule: string, exchangeRate: string):
        where et.consensus_timestamp = cr.consensus_timestamp and et.payer_account_id = inv.payer_account_id
      ) et on true
      left join lateral (${fileRowsSql(FILE_CONTENT, 'et.call_data_id', [])} and ${USER_FILE}) cd on true
-     left join lateral (${fileRowsSql(FILE_VERSION, feeSchedule, asOf)} and et.consensus_timestamp is null) fs on true
-     left join lateral (${fileRowsSql(FILE_VERSION, exchangeRate, asOf)} and et.consensus_timestamp is null) er on true
      left join lateral (${arraysOf(
        `select ${selectList(LOG_COLUMNS)}
         from contract_log l
@@ -360,7 +384,6 @@ function detailOf(row: Record<string, unknown>): ContractResultDetail {
     block: row.block_index === null ? null : { index: row.block_index as bigint, hash: row.block_hash as string, gas_used: row.block_gas_used as bigint | null },
     eth: hasEth ? pick<EthereumTransactionRow>(row, ETH_COLUMNS, 'eth_') : null,
     callDataFile: hasEth && row.call_data_first_timestamp !== null ? fileOf(row, 'call_data') : null,
-    gasFiles: hasEth ? null : { feeSchedule: { key: row.fee_schedule_version as string | null }, exchangeRate: { key: row.exchange_rate_version as string | null } },
     logs: withEvmAddresses(unzip<ContractLogRow>(row, LOG_NAMES, 'log'), addresses),
     stateChanges: withEvmAddresses(unzip<ContractStateChangeRow>(row, STATE_CHANGE_NAMES, 'change'), addresses),
   };

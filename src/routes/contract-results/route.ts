@@ -12,6 +12,7 @@ import { parseBoolean, rules } from '../../http/params.js';
 import { queryOf, type RequestQuery } from '../../http/query.js';
 import { DecodedFileCache, gasPriceAt } from './gasPrice.js';
 import { byEntity, byEvmAddress, byHash, byTransactionId, findContractIdsByEvmAddress, findContractResultDetail, findFileContent, type ExecutionLookup } from './queries.js';
+import { SystemFileVersions } from './systemFiles.js';
 import { contractResultView } from './view.js';
 
 const BY_TRANSACTION_RULES = { hbar: rules.hbar, nonce: rules.nonce };
@@ -23,6 +24,13 @@ const INVALID_TRANSACTION_ID =
 
 const FEE_SCHEDULE_FILE = 111n;
 const EXCHANGE_RATE_FILE = 112n;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the system file versions of the gas price, kept in the process: clear() after a data reload */
+    systemFileVersions?: SystemFileVersions;
+  }
+}
 
 const routeOptions = {
   schema: { response: { 200: schemaRef('ContractResultDetails'), 206: schemaRef('ContractResultDetails') } },
@@ -60,22 +68,28 @@ function lookupByTransactionIdOrHash(ctx: AppContext, text: string, nonce: numbe
  * Loads and renders the contract result of the execution `lookup` finds, setting 206 when its call
  * result is unknown; null when there is none.
  */
-async function contractResultResponse(ctx: AppContext, files: DecodedFileCache, reply: FastifyReply, lookup: ExecutionLookup, hbar: boolean) {
+interface SystemFileCaches {
+  versions: SystemFileVersions;
+  decoded: DecodedFileCache;
+}
+
+async function contractResultResponse(ctx: AppContext, files: SystemFileCaches, reply: FastifyReply, lookup: ExecutionLookup, hbar: boolean) {
   const { db, config } = ctx;
   const system = (num: bigint) => encodeEntityId(config.shard, config.realm, num);
   const systemFiles = { feeSchedule: system(FEE_SCHEDULE_FILE), exchangeRate: system(EXCHANGE_RATE_FILE) };
 
-  const detail = await findContractResultDetail(db, lookup, { systemFiles });
+  const detail = await findContractResultDetail(db, lookup);
   if (!detail) return null;
   const timestamp = detail.result.consensus_timestamp;
 
-  const gasPrice = detail.gasFiles
+  // an Ethereum transaction carries its own gas price
+  const gasPrice = !detail.eth
     ? await gasPriceAt(timestamp, {
-        ...detail.gasFiles,
+        ...(await files.versions.versionsAt(db, systemFiles, timestamp)),
         loadFeeSchedule: (before) => findFileContent(db, systemFiles.feeSchedule, timestamp, before),
         loadExchangeRate: (before) => findFileContent(db, systemFiles.exchangeRate, timestamp, before),
         maxAttempts: config.query.maxFileAttempts,
-        cache: files,
+        cache: files.decoded,
       })
     : null;
 
@@ -89,7 +103,8 @@ async function contractResultResponse(ctx: AppContext, files: DecodedFileCache, 
 }
 
 export function registerContractResultRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const files = new DecodedFileCache();
+  const files: SystemFileCaches = { versions: new SystemFileVersions(), decoded: new DecodedFileCache() };
+  app.decorate('systemFileVersions', files.versions);
   app.get<{ Params: { transactionIdOrHash: string } }>('/api/v1/contracts/results/:transactionIdOrHash', routeOptions, async (request, reply) => {
     const query = queryOf(request);
     const filters = validateParams(query, BY_TRANSACTION_RULES);
