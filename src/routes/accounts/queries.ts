@@ -107,7 +107,10 @@ const monthStartOf = (ns: string) =>
  * As of the range: the latest entity version (entity ∪ entity_history) valid in it with the staking
  * version valid in it, and, when a snapshot window is given, the latest balance snapshot in the
  * window (a time at which the treasury has a row) with the account's latest hbar balance and per
- * token balance from the start of that snapshot's month up to it.
+ * token balance from the start of that snapshot's month up to it. Each latest row is found as a
+ * max() grouped by its key, then read by primary key: on the partitioned balance tables of a mirror
+ * node database, `order by … limit 1` had prepared plans sort the rows of every partition (empty
+ * ones scanned sequentially look cheapest) instead of reading one partition's index in order.
  */
 export async function findAccountStateAt(
   db: Queryable,
@@ -143,14 +146,23 @@ export async function findAccountStateAt(
      ) es on true
      left join (${snapshotSql}) s on true
      left join lateral (
-       select balance from account_balance
+       select max(consensus_timestamp) as consensus_timestamp from account_balance
        where account_id = r.id and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
-       order by consensus_timestamp desc limit 1
+       group by account_id
+     ) bt on true
+     left join lateral (
+       select balance from account_balance where account_id = r.id and consensus_timestamp = bt.consensus_timestamp
      ) b on true
-     left join lateral (${tokenArrays(`select distinct on (token_id) token_id as token_ids, balance as token_balances from token_balance
-       where account_id = r.id and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
-       order by token_id, consensus_timestamp desc
-       limit ${limit}`)}) tb on true`,
+     left join lateral (${tokenArrays(`select x.token_id as token_ids, x.balance as token_balances from (
+         select token_id, max(consensus_timestamp) as consensus_timestamp from token_balance
+         where account_id = r.id and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
+         group by token_id order by token_id limit ${limit}
+       ) latest
+       cross join lateral (
+         select x.token_id, x.balance from token_balance x
+         where x.account_id = r.id and x.token_id = latest.token_id and x.consensus_timestamp = latest.consensus_timestamp
+       ) x
+       order by x.token_id`)}) tb on true`,
     params.values,
   );
   return resolvedOf(rows);
@@ -164,6 +176,6 @@ function snapshotTimestampSql(treasury: bigint, window: SnapshotWindow, params: 
     `consensus_timestamp <= ${params.add(window.upper)}`,
   ];
   if (window.ne.length > 0) conditions.push(`consensus_timestamp <> all (${params.add(window.ne)}::bigint[])`);
-  return `select consensus_timestamp from account_balance where ${conditions.join(' and ')}
-       order by consensus_timestamp desc limit 1`;
+  return `select max(consensus_timestamp) as consensus_timestamp from account_balance where ${conditions.join(' and ')}
+       group by account_id`;
 }
