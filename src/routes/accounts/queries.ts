@@ -107,10 +107,11 @@ const monthStartOf = (ns: string) =>
  * As of the range: the latest entity version (entity ∪ entity_history) valid in it with the staking
  * version valid in it, and, when a snapshot window is given, the latest balance snapshot in the
  * window (a time at which the treasury has a row) with the account's latest hbar balance and per
- * token balance from the start of that snapshot's month up to it. Each latest row is found as a
- * max() grouped by its key, then read by primary key: on the partitioned balance tables of a mirror
- * node database, `order by … limit 1` had prepared plans sort the rows of every partition (empty
- * ones scanned sequentially look cheapest) instead of reading one partition's index in order.
+ * token balance from the start of that snapshot's month up to it. Each latest row is a max()
+ * grouped by its key (a token's balance is the second element of the greatest [timestamp, balance]
+ * pair, timestamps being distinct per token): on the partitioned balance tables of a mirror node
+ * database, `order by … limit 1` had prepared plans sort the rows of every partition (empty ones
+ * scanned sequentially look cheapest) instead of reading one partition's index in order.
  */
 export async function findAccountStateAt(
   db: Queryable,
@@ -153,16 +154,10 @@ export async function findAccountStateAt(
      left join lateral (
        select balance from account_balance where account_id = r.id and consensus_timestamp = bt.consensus_timestamp
      ) b on true
-     left join lateral (${tokenArrays(`select x.token_id as token_ids, x.balance as token_balances from (
-         select token_id, max(consensus_timestamp) as consensus_timestamp from token_balance
-         where account_id = r.id and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
-         group by token_id order by token_id limit ${limit}
-       ) latest
-       cross join lateral (
-         select x.token_id, x.balance from token_balance x
-         where x.account_id = r.id and x.token_id = latest.token_id and x.consensus_timestamp = latest.consensus_timestamp
-       ) x
-       order by x.token_id`)}) tb on true`,
+     left join lateral (${tokenArrays(`select token_id as token_ids, (max(array[consensus_timestamp::bigint, balance::bigint]))[2] as token_balances
+       from token_balance
+       where account_id = r.id and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
+       group by token_id order by token_id limit ${limit}`)}) tb on true`,
     params.values,
   );
   return resolvedOf(rows);
