@@ -93,7 +93,7 @@ export async function findTypedCandidates(db: Queryable, q: PageQuery, shape: Ty
   return rows[0]!;
 }
 
-/** How the account's transfers in transactions of one type are found (see findTransfersOfType). */
+/** How the account's transfers in transactions of one type are found (see findTransfersByMerge). */
 export type TransferJoin = 'merge' | 'probe by account' | 'probe by type';
 
 export const transferJoinTuning = {
@@ -132,8 +132,11 @@ async function cheapestTransferJoin(db: Queryable, source: TransferSource, accou
   return 'merge';
 }
 
+const TYPE_ROWS = typeRowsSql({ types: '$1', lo: '$2', hi: '$3' });
+
+/** The planner's estimate of the type's transactions in [lo, hi]. */
 async function estimatedTypeRows(db: Queryable, type: number, lo: bigint, hi: bigint): Promise<number> {
-  const rows = await db.query<{ 'QUERY PLAN': unknown }>(typeRowsSql({ types: '$1', lo: '$2', hi: '$3' }), [type, lo, hi]);
+  const rows = await db.query<{ 'QUERY PLAN': unknown }>(TYPE_ROWS, [type, lo, hi]);
   const raw = rows[0]!['QUERY PLAN'];
   const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: { 'Plan Rows': number } }[];
   return plan[0]!.Plan['Plan Rows'];
