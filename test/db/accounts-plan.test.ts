@@ -6,6 +6,7 @@ import type { Harness } from '../../tools/conformance/harness.js';
 import { get, useHarness } from '../support/harness.js';
 import { sequentialScans, sortedScansInGenericPlans } from '../support/plans.js';
 import { typedPageTuning } from '../../src/routes/accounts/transactions/typedPage.js';
+import { transferJoinTuning, type TransferJoin } from '../../src/routes/accounts/transactions/queries.js';
 
 const ACCOUNTS = 20_000;
 const TRANSACTIONS = 100_000;
@@ -98,19 +99,26 @@ describe('account queries are index-backed', () => {
     h.config.query.maxTransactionsTimestampRangeNs = 3_600n * SECOND;
     h.clock.set(ts(TRANSACTIONS + 10));
   };
-  /** Transfer walks of one row, so that merges complete the type filters. */
-  const mergeAfterOneRow = () => {
+  /** Transfer walks of one row, so that a merge or probes (`way`, or the costs' choice) complete the type filters. */
+  const completeAfterOneRow = (way: TransferJoin | null) => () => {
     typedPageTuning.transferWalkLimit = 1;
+    transferJoinTuning.forced = way;
   };
-  const cases: [string, string, ((h: Harness) => void)?, { merges: true }?][] = [
+  const MERGE = 'join transaction t on t.consensus_timestamp = w.consensus_timestamp';
+  const PROBE_BY_ACCOUNT = 'cross join lateral (select from transaction t';
+  const PROBE_BY_TYPE = 'from transaction t cross join lateral (select from';
+  const cases: [string, string, ((h: Harness) => void)?, { completedBy: string }?][] = [
     ['current account, transactions desc', `/api/v1/accounts/${HEAVY}`],
     ['transactions asc', `/api/v1/accounts/0.0.${HEAVY}?order=asc&limit=100`],
     ['next page desc', `/api/v1/accounts/${HEAVY}?timestamp=lt:${mid}`],
     ['next page asc', `/api/v1/accounts/${HEAVY}?timestamp=gt:${mid}&order=asc`],
     ['with a transaction type', `/api/v1/accounts/${HEAVY}?transactiontype=cryptotransfer`],
     ['with a rare transaction type, unknown types', `/api/v1/accounts/${HEAVY}?transactiontype=tokenupdate&transactiontype=unknown&order=asc`],
-    ['a type completed by merges', `/api/v1/accounts/${ACCOUNTS - 7}?transactiontype=cryptotransfer&limit=100`, mergeAfterOneRow, { merges: true }],
-    ['unknown types completed by merges', `/api/v1/accounts/${HEAVY}?transactiontype=unknown&transactiontype=tokenupdate&timestamp=lt:${mid}`, mergeAfterOneRow, { merges: true }],
+    ['a type completed by merges', `/api/v1/accounts/${ACCOUNTS - 7}?transactiontype=cryptotransfer&limit=100`, completeAfterOneRow('merge'), { completedBy: MERGE }],
+    ['unknown types completed by merges', `/api/v1/accounts/${HEAVY}?transactiontype=unknown&transactiontype=tokenupdate&timestamp=lt:${mid}`, completeAfterOneRow('merge'), { completedBy: MERGE }],
+    ['a type completed by probes from the account', `/api/v1/accounts/${ACCOUNTS - 7}?transactiontype=cryptotransfer&limit=100`, completeAfterOneRow('probe by account'), { completedBy: PROBE_BY_ACCOUNT }],
+    ['a type completed by probes from the type', `/api/v1/accounts/${HEAVY}?transactiontype=tokenupdate&order=asc`, completeAfterOneRow('probe by type'), { completedBy: PROBE_BY_TYPE }],
+    ['a type completed the cheapest way', `/api/v1/accounts/${HEAVY}?transactiontype=cryptotransfer&timestamp=lt:${mid}`, completeAfterOneRow(null), { completedBy: 'select count(*)::int as n from' }],
     ['historical: upper bound with a snapshot', `/api/v1/accounts/${HEAVY}?timestamp=lte:${mid}`],
     ['historical: closed range', `/api/v1/accounts/${HEAVY}?timestamp=gte:${mid}&timestamp=lt:${late}&order=asc`],
     ['historical: one timestamp', `/api/v1/accounts/${HEAVY}?timestamp=${formatTimestamp(ts(HEAVY_PAYS))}`],
@@ -126,12 +134,14 @@ describe('account queries are index-backed', () => {
   const savedWalkLimit = typedPageTuning.transferWalkLimit;
   after(() => {
     typedPageTuning.transferWalkLimit = savedWalkLimit;
+    transferJoinTuning.forced = null;
   });
 
   for (const [name, url, configure, expect] of cases) {
     it(`${name}: ${url}`, async () => {
       const h = harness();
       typedPageTuning.transferWalkLimit = savedWalkLimit;
+      transferJoinTuning.forced = null;
       h.resetConfig();
       h.clock.set(null);
       configure?.(h);
@@ -141,7 +151,7 @@ describe('account queries are index-backed', () => {
         assert.ok(res.body.transactions.length > 0, 'the case lists transactions');
       });
       assert.ok(queries.length > 0);
-      if (expect?.merges) assert.ok(queries.some((q) => q.text.includes('join transaction t on t.consensus_timestamp = w.consensus_timestamp')), 'a merge ran');
+      if (expect) assert.ok(queries.some((q) => q.text.replace(/\s+/g, ' ').includes(expect.completedBy)), `ran: ${expect.completedBy}`);
       assert.deepEqual(await sequentialScans(h.db, queries, LARGE), []);
       // named statements settle on a generic plan, estimated for an average account; a busy one has a great many rows
       assert.deepEqual(await sortedScansInGenericPlans(h.db, queries), []);

@@ -4,6 +4,7 @@ import { formatTimestamp } from '../../src/domain/timestamp.js';
 import { get, useHarness, type JsonResponse } from '../support/harness.js';
 import type { Harness } from '../../tools/conformance/harness.js';
 import { typedPageTuning } from '../../src/routes/accounts/transactions/typedPage.js';
+import { transferJoinTuning, type TransferJoin } from '../../src/routes/accounts/transactions/queries.js';
 
 const B = 1_650_000_000_000_000_000n;
 const SECOND = 1_000_000_000n;
@@ -301,7 +302,7 @@ describe('account transactions', () => {
     assert.deepEqual(await pageThrough(`/api/v1/accounts/0.0.8?timestamp=gte:${ts(20)}&timestamp=lte:${ts(100)}&limit=5&order=asc`), bounded);
   });
 
-  it('lists types through transfers in transactions others pay the same whether the walk finishes or merges complete it', async () => {
+  it('lists types through transfers in transactions others pay the same whether the walk finishes or a merge or probes complete it', async () => {
     const transactions: Record<string, unknown>[] = [];
     const expected: Record<string, string[]> = { CRYPTOTRANSFER: [], 'TOKENMINT&transactiontype=CRYPTOTRANSFER': [], UNKNOWN: [], 'UNKNOWN&transactiontype=TOKENMINT': [] };
     const quiet = { nodeAccountId: '0.0.3', charged_tx_fee: 0 };
@@ -325,13 +326,16 @@ describe('account transactions', () => {
     }
     await harness().prepare({ accounts: [...account8(130), { num: 9 }, { num: 10 }], transactions });
     const saved = typedPageTuning.transferWalkLimit;
+    const ways: (TransferJoin | null)[] = [null, 'merge', 'probe by account', 'probe by type'];
+    const runs: [number, TransferJoin | null][] = [[saved, null], ...[3, 1].flatMap((walk) => ways.map((way): [number, TransferJoin | null] => [walk, way]))];
     try {
-      for (const walkLimit of [saved, 3, 1]) {
+      for (const [walkLimit, way] of runs) {
         typedPageTuning.transferWalkLimit = walkLimit;
+        transferJoinTuning.forced = way;
         for (const [types, listed] of Object.entries(expected)) {
           for (const limit of [3, 7]) {
             const url = `/api/v1/accounts/0.0.8?transactiontype=${types}&limit=${limit}`;
-            const context = `walk ${walkLimit}, ${types}, limit ${limit}`;
+            const context = `walk ${walkLimit}, ${way ?? 'cheapest way'}, ${types}, limit ${limit}`;
             assert.deepEqual(await pageThrough(url), [...listed].reverse(), context);
             assert.deepEqual(await pageThrough(`${url}&order=asc`), listed, `${context}, asc`);
           }
@@ -339,6 +343,7 @@ describe('account transactions', () => {
       }
     } finally {
       typedPageTuning.transferWalkLimit = saved;
+      transferJoinTuning.forced = null;
     }
   });
 

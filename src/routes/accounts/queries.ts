@@ -107,7 +107,11 @@ const monthStartOf = (ns: string) =>
  * As of the range: the latest entity version (entity ∪ entity_history) valid in it with the staking
  * version valid in it, and, when a snapshot window is given, the latest balance snapshot in the
  * window (a time at which the treasury has a row) with the account's latest hbar balance and per
- * token balance from the start of that snapshot's month up to it.
+ * token balance from the start of that snapshot's month up to it. Each latest row is a max()
+ * grouped by its key (a token's balance is the second element of the greatest [timestamp, balance]
+ * pair, timestamps being distinct per token): on the partitioned balance tables of a mirror node
+ * database, `order by … limit 1` had prepared plans sort the rows of every partition (empty ones
+ * scanned sequentially look cheapest) instead of reading one partition's index in order.
  */
 export async function findAccountStateAt(
   db: Queryable,
@@ -143,14 +147,17 @@ export async function findAccountStateAt(
      ) es on true
      left join (${snapshotSql}) s on true
      left join lateral (
-       select balance from account_balance
+       select max(consensus_timestamp) as consensus_timestamp from account_balance
        where account_id = r.id and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
-       order by consensus_timestamp desc limit 1
+       group by account_id
+     ) bt on true
+     left join lateral (
+       select balance from account_balance where account_id = r.id and consensus_timestamp = bt.consensus_timestamp
      ) b on true
-     left join lateral (${tokenArrays(`select distinct on (token_id) token_id as token_ids, balance as token_balances from token_balance
+     left join lateral (${tokenArrays(`select token_id as token_ids, (max(array[consensus_timestamp::bigint, balance::bigint]))[2] as token_balances
+       from token_balance
        where account_id = r.id and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
-       order by token_id, consensus_timestamp desc
-       limit ${limit}`)}) tb on true`,
+       group by token_id order by token_id limit ${limit}`)}) tb on true`,
     params.values,
   );
   return resolvedOf(rows);
@@ -164,6 +171,6 @@ function snapshotTimestampSql(treasury: bigint, window: SnapshotWindow, params: 
     `consensus_timestamp <= ${params.add(window.upper)}`,
   ];
   if (window.ne.length > 0) conditions.push(`consensus_timestamp <> all (${params.add(window.ne)}::bigint[])`);
-  return `select consensus_timestamp from account_balance where ${conditions.join(' and ')}
-       order by consensus_timestamp desc limit 1`;
+  return `select max(consensus_timestamp) as consensus_timestamp from account_balance where ${conditions.join(' and ')}
+       group by account_id`;
 }

@@ -36,7 +36,7 @@ export function directionOf(order: Order): Direction {
   return order === 'desc' ? { order, last: 'min', beyond: '<' } : { order, last: 'max', beyond: '>' };
 }
 
-export function rangeConditions(column: string, p: CandidateParams, lo = p.lo): string {
+export function rangeConditions(column: string, p: Pick<CandidateParams, 'lo' | 'hi' | 'ne'>, lo = p.lo): string {
   return `${column} >= ${lo} and ${column} <= ${p.hi} and ${column} <> all (${p.ne}::bigint[])`;
 }
 

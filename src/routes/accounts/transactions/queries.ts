@@ -10,7 +10,17 @@ import type { Order } from '../../../http/params.js';
 import type { InclusiveBounds } from '../timestampRange.js';
 import { INDEX_EXCLUDED_TRANSFER_ACCOUNT, untypedCandidatesSql, type CandidateParams } from './candidateSql.js';
 import { pageSelect, type PageRow } from './pageSql.js';
-import { transferMergeSql, typedCandidatesSql, type TransferSource, type TypeShape, type TypedCandidateRow } from './typedCandidateSql.js';
+import {
+  transferCountSql,
+  transferMergeSql,
+  transferProbeByAccountSql,
+  transferProbeByTypeSql,
+  typeRowsSql,
+  typedCandidatesSql,
+  type TransferSource,
+  type TypeShape,
+  type TypedCandidateRow,
+} from './typedCandidateSql.js';
 
 /** Which transaction types to list: these ids, plus (`unknown`) every id outside `knownIds`. */
 export interface TypeFilter {
@@ -70,13 +80,68 @@ export async function findTypedCandidates(db: Queryable, q: PageQuery, shape: Ty
   return rows[0]!;
 }
 
+/** How the account's transfers in transactions of one type are found (see findTransfersByMerge). */
+export type TransferJoin = 'merge' | 'probe by account' | 'probe by type';
+
+export const transferJoinTuning = {
+  /**
+   * How many rows a merge reads sequentially in the time a probe takes (a descent of an index):
+   * measured on the large bench dataset, 300,000 rows of one type read in 21 ms against 300,000
+   * probes in 287 ms.
+   */
+  probeCost: 12,
+  /** The most transfers counted to decide whether probing from the type's side pays. */
+  maxCounted: 200_000,
+  /** Tests force a way to compare the answers; null lets the costs choose. */
+  forced: null as TransferJoin | null,
+};
+
 /**
- * The account's transfers of one type in transactions others pay, within [lo, hi], as a merge join
- * (see transferMergeSql); the planner settings apply to this transaction only.
+ * The way that reads least, from the type's transactions in the range (the planner's estimate:
+ * its statistics hold each type's frequency) and the account's transfers in it (counted from the
+ * partial index up to what the choice needs). A merge reads both; a probe walks one side and
+ * descends the other's index once per row. Every way stops once the page is full; the costs are
+ * those of a page that stays short, the case a walk that stopped early leaves.
+ */
+async function cheapestTransferJoin(db: Queryable, source: TransferSource, accountId: bigint, type: number, lo: bigint, hi: bigint, ne: bigint[]): Promise<TransferJoin> {
+  const { probeCost, maxCounted, forced } = transferJoinTuning;
+  if (forced !== null) return forced;
+  const typeRows = await estimatedTypeRows(db, type, lo, hi);
+  const probeTypeSide = typeRows * probeCost <= maxCounted;
+  const cap = probeTypeSide ? typeRows * probeCost + 1 : Math.ceil(typeRows / probeCost) + 1;
+  const params = new SqlParams();
+  const p = { account: params.add(accountId), lo: params.add(lo), hi: params.add(hi), ne: params.add(ne) };
+  const capParam = params.add(cap);
+  const text = statementText(`transfer count ${source}`, () => transferCountSql(source, p, capParam));
+  const [{ n: transfers }] = (await db.query<{ n: number }>(text, params.values)) as [{ n: number }];
+  if (transfers * probeCost <= typeRows) return 'probe by account';
+  if (probeTypeSide && transfers >= cap) return 'probe by type';
+  return 'merge';
+}
+
+const TYPE_ROWS = typeRowsSql({ types: '$1', lo: '$2', hi: '$3' });
+
+/** The planner's estimate of the type's transactions in [lo, hi]. */
+async function estimatedTypeRows(db: Queryable, type: number, lo: bigint, hi: bigint): Promise<number> {
+  const rows = await db.query<{ 'QUERY PLAN': unknown }>(TYPE_ROWS, [type, lo, hi]);
+  const raw = rows[0]!['QUERY PLAN'];
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: { 'Plan Rows': number } }[];
+  return plan[0]!.Plan['Plan Rows'];
+}
+
+/**
+ * The account's transfers of one type in transactions others pay, within [lo, hi], by the
+ * cheapest way: a merge join (see transferMergeSql; its planner settings apply to this
+ * transaction only) or a probe from either side.
  */
 export async function findTransfersByMerge(db: Db, source: TransferSource, q: PageQuery, type: number, lo: bigint, hi: bigint): Promise<{ consensus_timestamp: bigint; payer_account_id: bigint }[]> {
+  const way = await cheapestTransferJoin(db, source, q.accountId, type, lo, hi, q.bounds.ne);
   const params = new SqlParams();
   const p = { account: params.add(q.accountId), limit: params.add(q.limit), lo: params.add(lo), hi: params.add(hi), ne: params.add(q.bounds.ne), types: params.add(type) };
+  if (way === 'probe by account' || way === 'probe by type') {
+    const build = way === 'probe by account' ? transferProbeByAccountSql : transferProbeByTypeSql;
+    return db.query(statementText(`transfer ${way} ${source} ${q.order}`, () => build(source, q.order, p)), params.values);
+  }
   const sql = statementText(`transfer merge ${source} ${q.order}`, () => transferMergeSql(source, q.order, p));
   return db.transaction(async (tx) => {
     await tx.query(`select set_config('enable_nestloop', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('jit', 'off', true)`);

@@ -177,3 +177,48 @@ export function transferMergeSql(source: TransferSource, order: Order, p: Omit<C
     order by w.consensus_timestamp ${order}
     limit ${p.limit}`;
 }
+
+type TransferJoinParams = Omit<CandidateParams, 'precedingTypes'> & { types: string };
+
+/**
+ * The same transfers by probing: the account's transfers walked in page order, each looked up in
+ * the type's (type, consensus_timestamp) index. A lateral LIMIT 1 keeps it a probe per row, where
+ * an EXISTS could become a semi-join reading the whole type.
+ */
+export function transferProbeByAccountSql(source: TransferSource, order: Order, p: TransferJoinParams): string {
+  return `select distinct on (w.consensus_timestamp) w.consensus_timestamp, w.payer_account_id
+    from (${transferWalk(source, p, order, { lo: p.lo, hi: p.hi }, false)}) w
+    cross join lateral (select from transaction t
+      where t.type = ${p.types}::smallint and t.consensus_timestamp = w.consensus_timestamp and t.payer_account_id = w.payer_account_id
+      limit 1) t
+    order by w.consensus_timestamp ${order}
+    limit ${p.limit}`;
+}
+
+/** The same transfers by probing from the other side: the type's transactions walked in page order, each looked up among the account's transfers. */
+export function transferProbeByTypeSql(source: TransferSource, order: Order, p: TransferJoinParams): string {
+  const { table, account } = TRANSFER_SOURCES[source];
+  const indexPredicate = source === 'crypto' ? ` and w.${account} <> ${INDEX_EXCLUDED_TRANSFER_ACCOUNT}` : '';
+  return `select t.consensus_timestamp, t.payer_account_id from transaction t
+    cross join lateral (select from ${table} w
+      where w.${account} = ${p.account} and w.${account} <> w.payer_account_id${indexPredicate}
+        and w.consensus_timestamp = t.consensus_timestamp and w.payer_account_id = t.payer_account_id
+      limit 1) w
+    where t.type >= ${p.types}::smallint and t.type <= ${p.types}::smallint and ${rangeConditions('t.consensus_timestamp', p)}
+    order by t.type ${order}, t.consensus_timestamp ${order}
+    limit ${p.limit}`;
+}
+
+/** What a choice between merge and probes reads: the type's transactions in [lo, hi], as the planner estimates them (its statistics hold each type's frequency). */
+export function typeRowsSql(p: Pick<TransferJoinParams, 'types' | 'lo' | 'hi'>): string {
+  return `explain (format json) select from transaction t
+    where t.type = ${p.types}::smallint and t.consensus_timestamp >= ${p.lo}::bigint and t.consensus_timestamp <= ${p.hi}::bigint`;
+}
+
+/**
+ * The account's transfers in transactions others pay within [lo, hi], counted up to `cap` from the
+ * partial index (the planner cannot tell how many of an account's transfers others pay).
+ */
+export function transferCountSql(source: TransferSource, p: Pick<TransferJoinParams, 'account' | 'lo' | 'hi' | 'ne'>, cap: string): string {
+  return `select count(*)::int as n from (${transferWalk(source, p, 'asc', { lo: p.lo, hi: p.hi }, false)} limit ${cap}) w`;
+}
