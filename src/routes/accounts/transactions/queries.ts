@@ -80,7 +80,7 @@ export async function findTypedCandidates(db: Queryable, q: PageQuery, shape: Ty
   return rows[0]!;
 }
 
-/** How the account's transfers in transactions of one type are found (see findTransfersByMerge). */
+/** How the account's transfers in transactions of one type are found (see findTransfersOfType). */
 export type TransferJoin = 'merge' | 'probe by account' | 'probe by type';
 
 export const transferJoinTuning = {
@@ -134,7 +134,7 @@ async function estimatedTypeRows(db: Queryable, type: number, lo: bigint, hi: bi
  * cheapest way: a merge join (see transferMergeSql; its planner settings apply to this
  * transaction only) or a probe from either side.
  */
-export async function findTransfersByMerge(db: Db, source: TransferSource, q: PageQuery, type: number, lo: bigint, hi: bigint): Promise<{ consensus_timestamp: bigint; payer_account_id: bigint }[]> {
+export async function findTransfersOfType(db: Db, source: TransferSource, q: PageQuery, type: number, lo: bigint, hi: bigint): Promise<{ consensus_timestamp: bigint; payer_account_id: bigint }[]> {
   const way = await cheapestTransferJoin(db, source, q.accountId, type, lo, hi, q.bounds.ne);
   const params = new SqlParams();
   const p = { account: params.add(q.accountId), limit: params.add(q.limit), lo: params.add(lo), hi: params.add(hi), ne: params.add(q.bounds.ne), types: params.add(type) };

@@ -6,7 +6,7 @@ import type { Db } from '../../../db/db.js';
 import type { Order } from '../../../http/params.js';
 import type { PageRow } from './pageSql.js';
 import { INDEX_EXCLUDED_TRANSFER_ACCOUNT } from './candidateSql.js';
-import { findPageOfCandidates, findTransfersByMerge, findTypedCandidates, findUnknownStoredTypes, type PageQuery, type TypeFilter } from './queries.js';
+import { findPageOfCandidates, findTransfersOfType, findTypedCandidates, findUnknownStoredTypes, type PageQuery, type TypeFilter } from './queries.js';
 import { TRANSFER_SOURCES, type TransferSource, type TypeShape, type TypedCandidateRow } from './typedCandidateSql.js';
 
 export const typedPageTuning = {
@@ -77,7 +77,7 @@ export async function findTypedPage(db: Db, q: PageQuery, types: TypeFilter): Pr
     if (stop === null || settledBeyond(candidates, stop, q.order, q.limit)) continue;
     const [lo, hi] = q.order === 'desc' ? [row.walk_bound, stop] : [stop, row.walk_bound];
     mergeTypes ??= await typesToMerge(db, types);
-    const merged = await Promise.all(mergeTypes.map((type) => findTransfersByMerge(db, source, q, type, lo, hi)));
+    const merged = await Promise.all(mergeTypes.map((type) => findTransfersOfType(db, source, q, type, lo, hi)));
     const priority = TRANSFER_SOURCES[source].priority;
     const found = merged.flat().map((m) => ({ timestamp: m.consensus_timestamp, payer: m.payer_account_id, priority }));
     candidates = firstDistinct([...candidates, ...found], q.order, q.limit);
