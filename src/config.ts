@@ -129,7 +129,18 @@ export function defaultConfig(): Config {
     host: '0.0.0.0',
     shard: 0n,
     realm: 0n,
-    db: { url: '', dataDir: './data', poolSize: 10, statementTimeoutMs: 20_000, connectionTimeoutMs: 3_000, migrate: true, replicas: [], maxReplicaLagMs: 5_000, replicaCheckIntervalMs: 1_000, primaryReads: ['blocks'] },
+    db: {
+      url: '',
+      dataDir: './data',
+      poolSize: 10,
+      statementTimeoutMs: 20_000,
+      connectionTimeoutMs: 3_000,
+      migrate: true,
+      replicas: [],
+      maxReplicaLagMs: 5_000,
+      replicaCheckIntervalMs: 1_000,
+      primaryReads: ['blocks'],
+    },
     response: {
       limit: { default: 25, max: 100, tokenBalance: { singleAccount: 1000 } },
       includeHostInLink: false,
@@ -217,7 +228,11 @@ function coerce(template: unknown, value: unknown, path: string): unknown {
     throw fail('true or false');
   }
   if (Array.isArray(template)) {
-    const items = Array.isArray(value) ? value : String(value).split(',').filter((s) => s !== '');
+    const items = Array.isArray(value)
+      ? value
+      : String(value)
+          .split(',')
+          .filter((s) => s !== '');
     const numeric = template.length > 0 && typeof template[0] === 'number';
     return items.map((i) => {
       if (numeric && Number.isNaN(Number(i))) throw fail('a list of numbers');
@@ -246,10 +261,10 @@ export function mergeConfig(target: Plain, overrides: unknown, ignoreUnknown = f
     }
     const current = target[key];
     if (isPlainObject(current)) {
-      if (!isPlainObject(value) && value !== null && value !== undefined) throw new ConfigError(`${path}: a group of settings, not ${JSON.stringify(String(value))}`);
+      if (!isPlainObject(value) && value !== null && value !== undefined)
+        throw new ConfigError(`${path}: a group of settings, not ${JSON.stringify(String(value))}`);
       mergeConfig(current, value, ignoreUnknown, path);
-    }
-    else target[key] = coerce(current, value, path);
+    } else target[key] = coerce(current, value, path);
   }
 }
 
@@ -283,7 +298,14 @@ export function readConfigFile(path: string): unknown {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be read (permission denied)' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${(err as Error).message})`;
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EACCES'
+          ? 'cannot be read (permission denied)'
+          : code === 'EISDIR'
+            ? 'is a directory'
+            : `cannot be read (${(err as Error).message})`;
     throw new ConfigError(`config file ${path} (LQS_CONFIG_FILE) ${why}`);
   }
   try {
@@ -292,7 +314,9 @@ export function readConfigFile(path: string): unknown {
     if (doc.errors.length > 0) throw doc.errors[0];
     return doc.toJS();
   } catch (err) {
-    const firstLine = String((err as Error).message).split('\n')[0]!.replace(/:$/, '');
+    const firstLine = String((err as Error).message)
+      .split('\n')[0]!
+      .replace(/:$/, '');
     throw new ConfigError(`config file ${path} (LQS_CONFIG_FILE) is not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${firstLine}`);
   }
 }
@@ -303,18 +327,23 @@ export const PRIMARY_READS: readonly string[] = ['blocks'];
 /** Checks what a type alone does not: ports, sizes, the database URL. `origin` names where a setting came from. */
 function validate(config: Config, origin: (path: string) => string): void {
   const port = (path: string, value: number) => {
-    if (!Number.isInteger(value) || value < 0 || value > 65535) throw new ConfigError(`${origin(path)}: ${value} is not a port (an integer from 0 to 65535)`);
+    if (!Number.isInteger(value) || value < 0 || value > 65535)
+      throw new ConfigError(`${origin(path)}: ${value} is not a port (an integer from 0 to 65535)`);
   };
   port('port', config.port);
   port('admin.port', config.admin.port);
   const { workers } = config.server;
-  if (!Number.isInteger(workers) || workers < 0 || workers > 256) throw new ConfigError(`${origin('server.workers')}: ${workers} is not a number of worker processes (an integer from 0, one per core, to 256)`);
+  if (!Number.isInteger(workers) || workers < 0 || workers > 256)
+    throw new ConfigError(
+      `${origin('server.workers')}: ${workers} is not a number of worker processes (an integer from 0, one per core, to 256)`,
+    );
   if (workers !== 1 && !config.db.url) {
     throw new ConfigError(
       `${origin('server.workers')}: ${workers} worker processes need PostgreSQL (db.url, DATABASE_URL): the embedded PGlite database can be open in one process only; set server.workers to 1 or use PostgreSQL`,
     );
   }
-  if (!Number.isInteger(config.db.poolSize) || config.db.poolSize < 1) throw new ConfigError(`${origin('db.poolSize')}: ${config.db.poolSize} is not a pool size (an integer of 1 or more)`);
+  if (!Number.isInteger(config.db.poolSize) || config.db.poolSize < 1)
+    throw new ConfigError(`${origin('db.poolSize')}: ${config.db.poolSize} is not a pool size (an integer of 1 or more)`);
   const postgresUrl = (path: string, text: string) => {
     let url: URL | null = null;
     try {
@@ -323,17 +352,25 @@ function validate(config: Config, origin: (path: string) => string): void {
       // reported below
     }
     if (!url || !/^postgres(ql)?:$/.test(url.protocol) || !url.hostname) {
-      throw new ConfigError(`${origin(path)}: ${JSON.stringify(text)} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`);
+      throw new ConfigError(
+        `${origin(path)}: ${JSON.stringify(text)} is not a PostgreSQL URL (postgres://user:password@host:5432/database)`,
+      );
     }
   };
   if (config.db.url) postgresUrl('db.url', config.db.url);
-  if (config.db.replicas.length > 0 && !config.db.url) throw new ConfigError(`${origin('db.replicas')}: read replicas need the primary's PostgreSQL URL in db.url (DATABASE_URL)`);
+  if (config.db.replicas.length > 0 && !config.db.url)
+    throw new ConfigError(`${origin('db.replicas')}: read replicas need the primary's PostgreSQL URL in db.url (DATABASE_URL)`);
   for (const replica of config.db.replicas) postgresUrl('db.replicas', replica);
-  for (const [path, value, min] of [['db.maxReplicaLagMs', config.db.maxReplicaLagMs, 0], ['db.replicaCheckIntervalMs', config.db.replicaCheckIntervalMs, 10]] as const) {
-    if (!Number.isFinite(value) || value < min) throw new ConfigError(`${origin(path)}: ${value} is not a number of milliseconds of ${min} or more`);
+  for (const [path, value, min] of [
+    ['db.maxReplicaLagMs', config.db.maxReplicaLagMs, 0],
+    ['db.replicaCheckIntervalMs', config.db.replicaCheckIntervalMs, 10],
+  ] as const) {
+    if (!Number.isFinite(value) || value < min)
+      throw new ConfigError(`${origin(path)}: ${value} is not a number of milliseconds of ${min} or more`);
   }
   for (const read of config.db.primaryReads) {
-    if (!PRIMARY_READS.includes(read)) throw new ConfigError(`${origin('db.primaryReads')}: ${JSON.stringify(read)} is not one of ${PRIMARY_READS.join(', ')}`);
+    if (!PRIMARY_READS.includes(read))
+      throw new ConfigError(`${origin('db.primaryReads')}: ${JSON.stringify(read)} is not one of ${PRIMARY_READS.join(', ')}`);
   }
 }
 
@@ -370,7 +407,8 @@ export function loadConfig(
       } catch (err) {
         throw err instanceof ConfigError ? new ConfigError(`config file ${file}: ${err.message}`) : err;
       }
-      if (reference.ignored.length > 0) warn(`config file ${file}: ignoring settings of the reference this service does not use: ${reference.ignored.join(', ')}`);
+      if (reference.ignored.length > 0)
+        warn(`config file ${file}: ignoring settings of the reference this service does not use: ${reference.ignored.join(', ')}`);
       mergeFrom(config, reference.settings, (path) => `config file ${file}: ${reference.origins[path] ?? path}`);
       for (const [path, key] of Object.entries(reference.origins)) origins.set(path, `${key} in ${file}`);
     } else {

@@ -16,9 +16,15 @@ const toPino = (level: string): string => (level === 'silly' ? 'trace' : level);
  * it; `destination` defaults to stdout (tests pass a stream to read the lines); `base` adds fields to
  * every line (a cluster worker's pid).
  */
-export function createLogger(level: string, destination?: DestinationStream, options: { pretty?: boolean; base?: Record<string, unknown> } = {}): Logger {
+export function createLogger(
+  level: string,
+  destination?: DestinationStream,
+  options: { pretty?: boolean; base?: Record<string, unknown> } = {},
+): Logger {
   // readable lines for people (`log.pretty`): pino-pretty in this thread, so that lines stay in order with stdout
-  const out = options.pretty ? pretty({ destination: destination ?? 1, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' }) : destination;
+  const out = options.pretty
+    ? pretty({ destination: destination ?? 1, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' })
+    : destination;
   return pino({ level: toPino(level), base: { service: 'ledger-query-service', ...options.base } }, out);
 }
 

@@ -11,7 +11,13 @@ type Plain = Record<string, unknown>;
 const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The reference's connection defaults (`hiero.mirror.rest.db.*`), used for the parts a configuration leaves out. */
-export const REFERENCE_DB_DEFAULTS = { host: '127.0.0.1', port: '5432', name: 'mirror_node', username: 'mirror_api', password: 'mirror_api_pass' };
+export const REFERENCE_DB_DEFAULTS = {
+  host: '127.0.0.1',
+  port: '5432',
+  name: 'mirror_node',
+  username: 'mirror_api',
+  password: 'mirror_api_pass',
+};
 
 /** Reference path under `hiero.mirror.rest` (or `hiero.mirror.common`, prefixed `common.`) → our dotted path; null for the db.url parts. */
 const SAME = [
@@ -49,14 +55,28 @@ const DB_PARTS = ['db.host', 'db.port', 'db.name', 'db.username', 'db.password']
 const KNOWN = [...Object.keys(MAPPED), ...DB_PARTS];
 const DURATIONS = new Set(['query.maxTransactionsTimestampRange', 'query.maxTransactionConsensusTimestampRange']);
 
-const UNIT_NS: Record<string, bigint> = { ns: 1n, us: 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n, d: 86_400_000_000_000n };
+const UNIT_NS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+  d: 86_400_000_000_000n,
+};
 
 /** A reference duration (`60d`, `35m`, `1h30m`, or milliseconds as a number) in nanoseconds. */
 export function durationNs(value: unknown, name: string): bigint {
   if (typeof value === 'number' || typeof value === 'bigint' || /^\d+$/.test(String(value))) return BigInt(value as number) * UNIT_NS.ms!;
   const text = String(value).trim();
   const parts = [...text.matchAll(/(\d+)\s*(ns|us|ms|s|m|h|d)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join('').replace(/\s/g, '') !== text.replace(/\s/g, '')) {
+  if (
+    parts.length === 0 ||
+    parts
+      .map((p) => p[0])
+      .join('')
+      .replace(/\s/g, '') !== text.replace(/\s/g, '')
+  ) {
     throw new ConfigError(`${name}: ${JSON.stringify(text)} is not a duration (such as 60d, 35m or 1h30m)`);
   }
   return parts.reduce((sum, p) => sum + BigInt(p[1]!) * UNIT_NS[p[2]!]!, 0n);
@@ -102,7 +122,11 @@ function translate(entries: [string, unknown, string][]): Translated {
   if (Object.keys(db).length > 0) {
     const c = { ...REFERENCE_DB_DEFAULTS, ...db };
     const host = c.host.includes(':') ? `[${c.host}]` : c.host;
-    setPath(settings, 'db.url', `postgres://${encodeURIComponent(c.username)}:${encodeURIComponent(c.password)}@${host}:${c.port}/${encodeURIComponent(c.name)}`);
+    setPath(
+      settings,
+      'db.url',
+      `postgres://${encodeURIComponent(c.username)}:${encodeURIComponent(c.password)}@${host}:${c.port}/${encodeURIComponent(c.name)}`,
+    );
     origins['db.url'] = dbNames.join(', ');
   }
   return { settings, ignored, origins };

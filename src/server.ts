@@ -24,7 +24,9 @@ import { servePrimary } from './cluster/primary.js';
 import { announceReady, followLogLevel, WorkerMetrics } from './cluster/worker.js';
 
 async function isEmpty(db: Db): Promise<boolean> {
-  const rows = await db.query('select (select count(*) from (select 1 from entity limit 1) e) + (select count(*) from (select 1 from record_file limit 1) r) as n');
+  const rows = await db.query(
+    'select (select count(*) from (select 1 from entity limit 1) e) + (select count(*) from (select 1 from record_file limit 1) r) as n',
+  );
   return rows[0]?.n === 0n;
 }
 
@@ -102,14 +104,23 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
     );
     if (stopping) return;
     const checked = db;
-    await during(checkSchema(checked).catch(async (err: unknown) => {
-      await checked.close();
-      throw err;
-    }));
+    await during(
+      checkSchema(checked).catch(async (err: unknown) => {
+        await checked.close();
+        throw err;
+      }),
+    );
     if (stopping) return;
     metrics = worker ? new WorkerMetrics(db) : new ServiceMetrics(db);
     if (worker) followLogLevel(logger);
-    logger.info({ backend: db.backend, dataDir: db.backend === 'pglite' ? config.db.dataDir || '(memory)' : undefined, pools: db.pools?.().map((p) => `${p.name}:${p.state}`) }, 'database ready');
+    logger.info(
+      {
+        backend: db.backend,
+        dataDir: db.backend === 'pglite' ? config.db.dataDir || '(memory)' : undefined,
+        pools: db.pools?.().map((p) => `${p.name}:${p.state}`),
+      },
+      'database ready',
+    );
 
     let demo = false;
     if (wantsDemo(config) && (await during(isEmpty(db)))) {
@@ -138,7 +149,13 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
       : '  Admin listener: disabled (admin.enabled)';
     if (!listeners.adminUrl) logger.info('admin listener disabled (admin.enabled is false)');
     process.stdout.write(
-      [`Ledger Query Service listening on ${base} (${db.backend})`, `  API description: ${base}/api/v1/docs`, admin, ...examples.map((u) => `  ${base}${u}`), ''].join('\n'),
+      [
+        `Ledger Query Service listening on ${base} (${db.backend})`,
+        `  API description: ${base}/api/v1/docs`,
+        admin,
+        ...examples.map((u) => `  ${base}${u}`),
+        '',
+      ].join('\n'),
     );
   } catch (err) {
     // a step cut short by the shutdown under way is not a failed start-up
@@ -151,9 +168,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
 async function checkSchema(db: Db): Promise<void> {
   const missing = await missingSchema(db);
   if (missing.length > 0) {
-    throw new UserError(
-      `The database lacks what the service reads (a mirror node database of another version?): ${missing.join('; ')}`,
-    );
+    throw new UserError(`The database lacks what the service reads (a mirror node database of another version?): ${missing.join('; ')}`);
   }
 }
 
@@ -173,7 +188,14 @@ function listeningUrl(app: FastifyInstance): string {
 }
 
 /** Builds the public app and the admin app over one root logger and listens on both ports. */
-export async function startListeners(options: { config: Config; db: Db; clock: Clock; logger: Logger; outages?: OutageLog; metrics?: ServiceMetrics }): Promise<Listeners> {
+export async function startListeners(options: {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  outages?: OutageLog;
+  metrics?: ServiceMetrics;
+}): Promise<Listeners> {
   const { config } = options;
   const admin = config.admin.enabled ? await buildAdminApp({ config, logger: options.logger }) : null;
   const app = await buildApp(options);

@@ -48,7 +48,10 @@ function program(): Command {
     .argument('[dir...]', `spec folders (default ${DEFAULT_SPECS_DIR})`)
     .addOption(new Option('--backend <backend>', 'database for the cases').choices(['pglite', 'postgres']).default('pglite'))
     .addOption(
-      new Option('--schema <schema>', "the private database's schema: the project's, or the mirror node's read as a SELECT-only role (postgres only)")
+      new Option(
+        '--schema <schema>',
+        "the private database's schema: the project's, or the mirror node's read as a SELECT-only role (postgres only)",
+      )
         .choices(['project', 'mirror'])
         .default('project'),
     )
@@ -57,22 +60,42 @@ function program(): Command {
     .option('--quiet', 'print only failures and the summary')
     .option('--report-only', 'exit 0 even with failures (see --require)')
     .option('--require <folder...>', 'with --report-only: folders that must still pass')
-    .action(async (dirs: string[], options: { backend: 'pglite' | 'postgres'; schema: 'project' | 'mirror'; json?: string; filter?: string; quiet?: boolean; reportOnly?: boolean; require?: string[] }) => {
-      const chosen = dirs.length > 0 ? dirs : existsSync(DEFAULT_SPECS_DIR) ? [DEFAULT_SPECS_DIR] : [];
-      if (chosen.length === 0) throw new UserError(`no spec folder given and ${DEFAULT_SPECS_DIR} does not exist`);
-      for (const dir of chosen) if (!existsSync(dir)) throw new UserError(`spec folder ${dir} does not exist`);
-      if (options.schema === 'mirror' && options.backend !== 'postgres') throw new UserError('--schema mirror needs --backend postgres');
-      const { runConformance } = await import('./conformance/runner.js');
-      const summary = await runConformance({ dirs: chosen, backend: options.backend, schema: options.schema, json: options.json, filter: options.filter, quiet: options.quiet });
-      if (options.reportOnly) {
-        // with --require, failures in those folders still fail the run
-        const failing = (options.require ?? []).filter((group) => (summary.groups[group]?.failed ?? 0) > 0 || !summary.groups[group]);
-        if (failing.length > 0) console.log(`required folders with failures: ${failing.join(', ')}`);
-        exitCode = failing.length > 0 ? 1 : 0;
-      } else {
-        exitCode = summary.failed > 0 ? 1 : 0;
-      }
-    });
+    .action(
+      async (
+        dirs: string[],
+        options: {
+          backend: 'pglite' | 'postgres';
+          schema: 'project' | 'mirror';
+          json?: string;
+          filter?: string;
+          quiet?: boolean;
+          reportOnly?: boolean;
+          require?: string[];
+        },
+      ) => {
+        const chosen = dirs.length > 0 ? dirs : existsSync(DEFAULT_SPECS_DIR) ? [DEFAULT_SPECS_DIR] : [];
+        if (chosen.length === 0) throw new UserError(`no spec folder given and ${DEFAULT_SPECS_DIR} does not exist`);
+        for (const dir of chosen) if (!existsSync(dir)) throw new UserError(`spec folder ${dir} does not exist`);
+        if (options.schema === 'mirror' && options.backend !== 'postgres') throw new UserError('--schema mirror needs --backend postgres');
+        const { runConformance } = await import('./conformance/runner.js');
+        const summary = await runConformance({
+          dirs: chosen,
+          backend: options.backend,
+          schema: options.schema,
+          json: options.json,
+          filter: options.filter,
+          quiet: options.quiet,
+        });
+        if (options.reportOnly) {
+          // with --require, failures in those folders still fail the run
+          const failing = (options.require ?? []).filter((group) => (summary.groups[group]?.failed ?? 0) > 0 || !summary.groups[group]);
+          if (failing.length > 0) console.log(`required folders with failures: ${failing.join(', ')}`);
+          exitCode = failing.length > 0 ? 1 : 0;
+        } else {
+          exitCode = summary.failed > 0 ? 1 : 0;
+        }
+      },
+    );
 
   cli
     .command('generate')
@@ -83,7 +106,12 @@ function program(): Command {
     .option('--no-progress', 'print no progress bar')
     .action(async (options: { scale: ScaleName; seed: number; force?: boolean; progress: boolean }) => {
       const { generateCommand } = await import('./generate/cli.js');
-      exitCode = await generateCommand({ scale: options.scale, seed: options.seed, force: Boolean(options.force), progress: options.progress });
+      exitCode = await generateCommand({
+        scale: options.scale,
+        seed: options.seed,
+        force: Boolean(options.force),
+        progress: options.progress,
+      });
     });
 
   return refuseUnknown(cli);

@@ -68,7 +68,10 @@ export async function installAdminAuth(app: FastifyInstance, credentials: Creden
     const user = userOf(request.headers.authorization);
     const refuse = (seconds: number, message: string, reason: string) => {
       refusals.record(request.log, { user: loggable(user), clientAddress, reason, retryAfterSeconds: seconds });
-      reply.code(429).header('retry-after', String(seconds)).send(errorBody([message]));
+      reply
+        .code(429)
+        .header('retry-after', String(seconds))
+        .send(errorBody([message]));
     };
     const locks: [number, string][] = [
       [addresses.lockedFor(clientAddress), 'client address locked out after repeated authentication failures'],
@@ -92,7 +95,10 @@ export async function installAdminAuth(app: FastifyInstance, credentials: Creden
     checkCredentials.call(app, request, reply, (err?: Error) => {
       if (costly) verifications.release();
       if (err) {
-        request.log.warn({ user: loggable(presentedUser.get(request)), clientAddress, reason: err.message, lockedOut }, 'admin authentication failed');
+        request.log.warn(
+          { user: loggable(presentedUser.get(request)), clientAddress, reason: err.message, lockedOut },
+          'admin authentication failed',
+        );
         done(err);
         return;
       }

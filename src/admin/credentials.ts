@@ -51,7 +51,9 @@ export class Credentials {
 
   private constructor(private readonly users: ReadonlyMap<string, Secret>) {
     const hashed = [...users.values()].find((s) => s.kind === 'scrypt');
-    this.decoy = hashed ? { kind: 'scrypt', salt: Buffer.alloc(SALT_BYTES), hash: Buffer.alloc(hashed.hash.length) } : { kind: 'plain', digest: Buffer.alloc(32) };
+    this.decoy = hashed
+      ? { kind: 'scrypt', salt: Buffer.alloc(SALT_BYTES), hash: Buffer.alloc(hashed.hash.length) }
+      : { kind: 'plain', digest: Buffer.alloc(32) };
   }
 
   /** Parses entries; `source` says where an entry comes from in error messages (which never show the secret). */

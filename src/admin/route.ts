@@ -19,7 +19,8 @@ export function requestedLevel(contentType: string | undefined, body: unknown): 
   } catch {
     throw badRequest('Request body is not valid JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('Request body must be a JSON object: expected {"level": "<level>"}');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw badRequest('Request body must be a JSON object: expected {"level": "<level>"}');
   const level = (parsed as { level?: unknown }).level;
   const messages: string[] = [];
   if (!Object.hasOwn(parsed, 'level')) messages.push('Missing field: level');
@@ -29,7 +30,12 @@ export function requestedLevel(contentType: string | undefined, body: unknown): 
   return level;
 }
 
-export function registerLogLevelRoutes(app: FastifyInstance, root: Logger, requireAdmin: onRequestHookHandler, onChange?: (level: LogLevel) => void): void {
+export function registerLogLevelRoutes(
+  app: FastifyInstance,
+  root: Logger,
+  requireAdmin: onRequestHookHandler,
+  onChange?: (level: LogLevel) => void,
+): void {
   app.get('/change-log-level', { onRequest: requireAdmin, schema: { response: { 200: currentLevelSchema } } }, async () => ({
     level: currentLogLevel(root),
   }));

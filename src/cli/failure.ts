@@ -35,11 +35,19 @@ function target(config: Config | undefined): { where: string; host: string; port
 }
 
 /** The listener a listen error is about: the admin one when its port or host is the error's. */
-function listener(err: PgError, config: Config | undefined): { what: string; variable: string; port: number | undefined; host: string | undefined } {
+function listener(
+  err: PgError,
+  config: Config | undefined,
+): { what: string; variable: string; port: number | undefined; host: string | undefined } {
   if (config?.admin.enabled && err.port === config.admin.port && err.port !== config.port) {
     return { what: 'admin listener', variable: 'admin.port (LQS_ADMIN_PORT)', port: err.port, host: config.admin.host };
   }
-  return { what: 'public listener', variable: 'port (PORT or LQS_PORT)', port: err.port ?? config?.port, host: err.address ?? config?.host };
+  return {
+    what: 'public listener',
+    variable: 'port (PORT or LQS_PORT)',
+    port: err.port ?? config?.port,
+    host: err.address ?? config?.host,
+  };
 }
 
 /** The line describing `err`; `config` is the configuration in force when it loaded. */
@@ -53,7 +61,8 @@ export function describeFailure(err: unknown, config?: Config): string {
   const message = String(e.message ?? err).split('\n')[0]!;
   switch (code) {
     case 'ECONNREFUSED':
-      if (e.syscall === 'connect' || db) return `cannot connect to ${dbWhere}: connection refused; start the server or correct DATABASE_URL (db.url)`;
+      if (e.syscall === 'connect' || db)
+        return `cannot connect to ${dbWhere}: connection refused; start the server or correct DATABASE_URL (db.url)`;
       break;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
@@ -101,6 +110,7 @@ export function describeFailure(err: unknown, config?: Config): string {
   if (/timeout expired|connection timeout/i.test(message)) {
     return `${dbWhere} did not answer within ${config?.db.connectionTimeoutMs ?? '?'} ms (db.connectionTimeoutMs); check that it is up and reachable`;
   }
-  if (/Connection terminated unexpectedly/i.test(message)) return `${dbWhere} closed the connection at once; check that it is a PostgreSQL server and that it accepts this client`;
+  if (/Connection terminated unexpectedly/i.test(message))
+    return `${dbWhere} closed the connection at once; check that it is a PostgreSQL server and that it accepts this client`;
   return `${(err as Error)?.name ?? 'Error'}: ${message}`;
 }

@@ -24,7 +24,8 @@ function metricsRelay(aggregator: AggregatorRegistry<PrometheusContentType>, log
   return (worker: Worker, message: WorkerMessage) => {
     if (message.type !== METRICS_REQUEST) return;
     aggregator.clusterMetrics().then(
-      (text: string) => worker.isConnected() && worker.send({ type: METRICS_REPLY, id: message.id, text, contentType: aggregator.contentType }),
+      (text: string) =>
+        worker.isConnected() && worker.send({ type: METRICS_REPLY, id: message.id, text, contentType: aggregator.contentType }),
       (err: unknown) => {
         log.warn({ err }, 'could not collect the metrics of the workers');
         if (worker.isConnected()) worker.send({ type: METRICS_REPLY, id: message.id, error: String((err as Error).message) });
@@ -72,7 +73,9 @@ export async function servePrimary(config: Config, workers: number): Promise<voi
     if (stopping) return;
     await admin?.close();
     if (err instanceof WorkerStartError) {
-      throw new UserError(`a worker process exited (${err.code}) before it was ready: the service did not start (the worker's error is above)`);
+      throw new UserError(
+        `a worker process exited (${err.code}) before it was ready: the service did not start (the worker's error is above)`,
+      );
     }
     throw err;
   }

@@ -57,7 +57,10 @@ export interface Supervisor {
 
 /** A worker that exited before it was ready; `code` is its exit code or signal. */
 export class WorkerStartError extends Error {
-  constructor(readonly pid: number | undefined, readonly code: number | string | null) {
+  constructor(
+    readonly pid: number | undefined,
+    readonly code: number | string | null,
+  ) {
     super(`worker process ${pid ?? '?'} exited (${code}) before it was ready`);
   }
 }

@@ -58,12 +58,30 @@ export class DatabaseUnavailableError extends Error {
 }
 
 /** Connection-level failures and server-side cancellations: the database, not the request, is at fault. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '57014', '53300', '08000', '08003', '08006', '08001', '08004']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '57014',
+  '53300',
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+  '08004',
+]);
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (err instanceof DatabaseUnavailableError) return true;
   const e = err as { code?: unknown; message?: unknown };
   if (typeof e?.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
   const message = typeof e?.message === 'string' ? e.message : '';
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed|PGlite is closed|Cannot use a pool after calling end/i.test(message);
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed|PGlite is closed|Cannot use a pool after calling end/i.test(
+    message,
+  );
 }

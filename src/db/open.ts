@@ -10,7 +10,11 @@ import { ReplicatedDb, type ReplicaOptions } from './replicas.js';
  * told not to. A PostgreSQL database is reached once here, so that one that cannot be reached fails
  * the start, not the first request. With `db.replicas`, reads are spread over them (src/db/replicas.ts).
  */
-export async function openDatabase(config: Config, onError?: (err: Error) => void, onReplicaState?: ReplicaOptions['onStateChange']): Promise<Db> {
+export async function openDatabase(
+  config: Config,
+  onError?: (err: Error) => void,
+  onReplicaState?: ReplicaOptions['onStateChange'],
+): Promise<Db> {
   const postgres = (url: string) =>
     openPostgres({
       url,

@@ -73,7 +73,10 @@ async function buildConcurrently(db: Db, name: string, table: string, definition
 }
 
 async function attached(db: Db, parentIndex: string, childIndex: string): Promise<boolean> {
-  const rows = await db.query(`select 1 from pg_catalog.pg_inherits where inhparent = to_regclass($1) and inhrelid = to_regclass($2)`, [parentIndex, childIndex]);
+  const rows = await db.query(`select 1 from pg_catalog.pg_inherits where inhparent = to_regclass($1) and inhrelid = to_regclass($2)`, [
+    parentIndex,
+    childIndex,
+  ]);
   return rows.length > 0;
 }
 

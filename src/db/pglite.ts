@@ -8,7 +8,10 @@ import { catalogParsers, reparse, TYPE_CATALOG_SQL, unknownFields, type CatalogR
 import { ownParsers } from './typeParsers.js';
 
 // the third argument, an array type id, only picks the delimiter (`;` for box[]): 0 means a comma
-const generalArray = (element: TextParser): TextParser => (text) => types.arrayParser(text, element, 0);
+const generalArray =
+  (element: TextParser): TextParser =>
+  (text) =>
+    types.arrayParser(text, element, 0);
 const parsers = ownParsers(generalArray);
 
 /**

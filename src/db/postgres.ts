@@ -6,8 +6,13 @@ import { catalogParsers, reparse, TYPE_CATALOG_SQL, unknownFields, type CatalogR
 import { ownParsers } from './typeParsers.js';
 
 /** pg-types' general array parser; its typings declare a function where the module exports `{ create }`. */
-const generalArrayParser = pg.types.arrayParser as unknown as { create(text: string, element: (text: string) => unknown): { parse(): unknown[] } };
-const generalArray = (element: TextParser): TextParser => (text) => generalArrayParser.create(text, element).parse();
+const generalArrayParser = pg.types.arrayParser as unknown as {
+  create(text: string, element: (text: string) => unknown): { parse(): unknown[] };
+};
+const generalArray =
+  (element: TextParser): TextParser =>
+  (text) =>
+    generalArrayParser.create(text, element).parse();
 
 const parsers = ownParsers(generalArray);
 

@@ -82,7 +82,11 @@ export function unknownFields(fields: readonly ResultField[], known: (oid: numbe
  * Parses again, in place, the values of `fields` that the driver left as text because their type
  * was not known when the result arrived (a type created after the catalog was read).
  */
-export function reparse(rows: Record<string, unknown>[], fields: readonly ResultField[], parserOf: (oid: number) => TextParser | undefined): void {
+export function reparse(
+  rows: Record<string, unknown>[],
+  fields: readonly ResultField[],
+  parserOf: (oid: number) => TextParser | undefined,
+): void {
   for (const field of fields) {
     const parse = parserOf(field.dataTypeID);
     if (!parse) continue;

@@ -34,7 +34,10 @@ function random(seed: number): () => number {
 
 function hex(rand: () => number, bytes: number): string {
   let out = '';
-  for (let i = 0; i < bytes; i++) out += Math.floor(rand() * 256).toString(16).padStart(2, '0');
+  for (let i = 0; i < bytes; i++)
+    out += Math.floor(rand() * 256)
+      .toString(16)
+      .padStart(2, '0');
   return out;
 }
 
@@ -72,11 +75,22 @@ export function demoSetup(seed = 42): Setup {
   ];
 
   const contracts = [
-    { num: CONTRACT, memo: MEMO, evm_address: hex(rand, 20), created_timestamp: START - 86_400n * SECOND, timestamp_range: `[${START - 86_400n * SECOND},)` },
+    {
+      num: CONTRACT,
+      memo: MEMO,
+      evm_address: hex(rand, 20),
+      created_timestamp: START - 86_400n * SECOND,
+      timestamp_range: `[${START - 86_400n * SECOND},)`,
+    },
   ];
 
   const tokens = [
-    ...TOKENS.map((token_id) => ({ token_id: `0.0.${token_id}`, symbol: `DEMO${token_id}`, created_timestamp: START - 10n * SECOND, type: 'FUNGIBLE_COMMON' })),
+    ...TOKENS.map((token_id) => ({
+      token_id: `0.0.${token_id}`,
+      symbol: `DEMO${token_id}`,
+      created_timestamp: START - 10n * SECOND,
+      type: 'FUNGIBLE_COMMON',
+    })),
     { token_id: `0.0.${NFT_TOKEN}`, symbol: 'DEMONFT', created_timestamp: START - 10n * SECOND, type: 'NON_FUNGIBLE_UNIQUE' },
   ];
   const entities = [...TOKENS, NFT_TOKEN].map((num) => ({ num, type: 'TOKEN', memo: MEMO }));
@@ -84,7 +98,12 @@ export function demoSetup(seed = 42): Setup {
   const tokenaccounts = accountNums.flatMap((num) =>
     [...TOKENS, NFT_TOKEN]
       .filter(() => rand() < 0.7)
-      .map((token) => ({ account_id: `0.0.${num}`, token_id: `0.0.${token}`, balance: token === NFT_TOKEN ? 0 : Math.floor(rand() * 1e9), created_timestamp: START })),
+      .map((token) => ({
+        account_id: `0.0.${num}`,
+        token_id: `0.0.${token}`,
+        balance: token === NFT_TOKEN ? 0 : Math.floor(rand() * 1e9),
+        created_timestamp: START,
+      })),
   );
 
   const nfts = Array.from({ length: 30 }, (_, i) => {
@@ -128,7 +147,19 @@ export function demoSetup(seed = 42): Setup {
       const base = { consensus_timestamp: ts, payerAccountId: `0.0.${payer}`, nodeAccountId: '0.0.3', transaction_hash: hex(rand, 48) };
       if (kind === 3) {
         const serial = 1 + Math.floor(rand() * 30);
-        transactions.push({ ...base, type: 14, nft_transfer: [{ sender_account_id: `0.0.${payer}`, receiver_account_id: `0.0.${receiver}`, token_id: `0.0.${NFT_TOKEN}`, serial_number: serial, is_approval: false }] });
+        transactions.push({
+          ...base,
+          type: 14,
+          nft_transfer: [
+            {
+              sender_account_id: `0.0.${payer}`,
+              receiver_account_id: `0.0.${receiver}`,
+              token_id: `0.0.${NFT_TOKEN}`,
+              serial_number: serial,
+              is_approval: false,
+            },
+          ],
+        });
       } else if (kind === 4 && b % 2 === 0) {
         transactions.push({ ...base, type: 50, entity_id: `0.0.${CONTRACT}` });
         const evmHash = hex(rand, 32);
@@ -147,9 +178,34 @@ export function demoSetup(seed = 42): Setup {
           transaction_index: t,
           bloom: '0x' + hex(rand, 256),
         });
-        contractlogs.push({ consensus_timestamp: ts, contract_id: CONTRACT, payer_account_id: payer, index: 0, data: '0x' + hex(rand, 32) });
-        contractStateChanges.push({ consensus_timestamp: ts, contract_id: CONTRACT, payer_account_id: payer, slot: '0x0' + t, value_read: '0x' + hex(rand, 32), value_written: '0x' + hex(rand, 32) });
-        ethereumtransactions.push({ consensus_timestamp: ts, payer_account_id: payer, hash: '0x' + evmHash, nonce: b, chain_id: '0x128', type: 2, max_fee_per_gas: '0x2f', max_priority_fee_per_gas: '0x2f', gas_price: null, to_address: null, value: '0x00' });
+        contractlogs.push({
+          consensus_timestamp: ts,
+          contract_id: CONTRACT,
+          payer_account_id: payer,
+          index: 0,
+          data: '0x' + hex(rand, 32),
+        });
+        contractStateChanges.push({
+          consensus_timestamp: ts,
+          contract_id: CONTRACT,
+          payer_account_id: payer,
+          slot: '0x0' + t,
+          value_read: '0x' + hex(rand, 32),
+          value_written: '0x' + hex(rand, 32),
+        });
+        ethereumtransactions.push({
+          consensus_timestamp: ts,
+          payer_account_id: payer,
+          hash: '0x' + evmHash,
+          nonce: b,
+          chain_id: '0x128',
+          type: 2,
+          max_fee_per_gas: '0x2f',
+          max_priority_fee_per_gas: '0x2f',
+          gas_price: null,
+          to_address: null,
+          value: '0x00',
+        });
       } else {
         const amount = 1 + Math.floor(rand() * 1e8);
         const token = pick(TOKENS);
@@ -161,7 +217,14 @@ export function demoSetup(seed = 42): Setup {
             { account: '0.0.3', amount: 2 },
             { account: '0.0.98', amount: 1 },
           ],
-          ...(kind === 2 ? { token_transfer_list: [{ token_id: `0.0.${token}`, account: `0.0.${payer}`, amount: -100 }, { token_id: `0.0.${token}`, account: `0.0.${receiver}`, amount: 100 }] } : {}),
+          ...(kind === 2
+            ? {
+                token_transfer_list: [
+                  { token_id: `0.0.${token}`, account: `0.0.${payer}`, amount: -100 },
+                  { token_id: `0.0.${token}`, account: `0.0.${receiver}`, amount: 100 },
+                ],
+              }
+            : {}),
         });
       }
     }
@@ -185,7 +248,21 @@ export function demoSetup(seed = 42): Setup {
     previousHash = hash;
   }
 
-  return { accounts, contracts, entities, tokens, tokenaccounts, nfts, balances, recordFiles, transactions, contractresults, contractlogs, contractStateChanges, ethereumtransactions };
+  return {
+    accounts,
+    contracts,
+    entities,
+    tokens,
+    tokenaccounts,
+    nfts,
+    balances,
+    recordFiles,
+    transactions,
+    contractresults,
+    contractlogs,
+    contractStateChanges,
+    ethereumtransactions,
+  };
 }
 
 export async function loadDemoLedger(db: Db, config: Config): Promise<void> {
@@ -201,7 +278,11 @@ export async function isDemoLedger(db: Queryable, system: ShardRealm): Promise<b
 
 /** A few URLs that answer on the demo ledger. */
 export function demoExampleUrls(): string[] {
-  const setup = demoSetup() as { nfts: { account_id: string }[]; contractresults: { consensus_timestamp: bigint }[]; recordFiles: { index: number }[] };
+  const setup = demoSetup() as {
+    nfts: { account_id: string }[];
+    contractresults: { consensus_timestamp: bigint }[];
+    recordFiles: { index: number }[];
+  };
   const contractTimestamp = formatTimestamp(setup.contractresults[0]!.consensus_timestamp);
   return [
     `/api/v1/accounts/0.0.${FIRST_ACCOUNT}`,

@@ -7,7 +7,12 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply } from 'fastify';
 import { errorBody } from './errors.js';
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  414: 'URI Too Long',
+  431: 'Request Header Fields Too Large',
+};
 
 /**
  * Fastify's clientErrorHandler: writes the answer on the socket and closes it. `headers` are added
@@ -36,7 +41,9 @@ export function clientErrorHandler(options: { maxHeaderBytes: number; headers?: 
         ...options.headers,
         connection: 'close',
       };
-      const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      const head = Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
       socket.write(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n${head}\r\n${body}`);
     }
     socket.destroy();

@@ -24,7 +24,10 @@ export function installErrorHandling(app: FastifyInstance, outages: OutageLog = 
     }
     if (isDatabaseUnavailable(err)) {
       outages.record('request', err);
-      return reply.code(503).header('retry-after', RETRY_AFTER_SECONDS).send(errorBody(['Service unavailable']));
+      return reply
+        .code(503)
+        .header('retry-after', RETRY_AFTER_SECONDS)
+        .send(errorBody(['Service unavailable']));
     }
     request.log.error({ err }, 'request failed');
     return reply.code(500).send(errorBody(['Internal error']));

@@ -34,10 +34,17 @@ export function installLimits(app: FastifyInstance, config: Config): void {
     if (!request.routeOptions.config.outsideInFlightLimit) {
       if (closing) {
         // Fastify's own answer while closing is not the error envelope; this one is
-        return reply.code(503).header('connection', 'close').header('retry-after', RETRY_AFTER_SECONDS).send(errorBody(['Service unavailable']));
+        return reply
+          .code(503)
+          .header('connection', 'close')
+          .header('retry-after', RETRY_AFTER_SECONDS)
+          .send(errorBody(['Service unavailable']));
       }
       if (inFlight >= config.server.maxInFlight) {
-        return reply.code(503).header('retry-after', RETRY_AFTER_SECONDS).send(errorBody(['Service unavailable']));
+        return reply
+          .code(503)
+          .header('retry-after', RETRY_AFTER_SECONDS)
+          .send(errorBody(['Service unavailable']));
       }
       inFlight++;
       holding.add(request);

@@ -40,7 +40,11 @@ export class ServiceMetrics {
   private readonly errors = this.counter('api_all_errors_total', 'Total number of requests answered 400 or above');
   private readonly clientErrors = this.counter('api_all_client_error_total', 'Total number of requests answered 4xx');
   private readonly serverErrors = this.counter('api_all_server_error_total', 'Total number of requests answered 5xx');
-  private readonly inProcessing = new Gauge({ name: 'api_all_request_in_processing_total', help: 'Number of requests being processed', registers: [this.registry] });
+  private readonly inProcessing = new Gauge({
+    name: 'api_all_request_in_processing_total',
+    help: 'Number of requests being processed',
+    registers: [this.registry],
+  });
   private readonly perRoute = new Counter({
     name: 'api_request_total',
     help: 'Number of requests by method, route and status code',
@@ -49,7 +53,11 @@ export class ServiceMetrics {
   });
   private readonly duration = this.histogram('api_request_duration_milliseconds', 'Request duration in milliseconds', [25, 100, 250, 500]);
   private readonly requestSize = this.histogram('api_request_size_bytes', 'Request size in bytes (Content-Length)', [100, 250, 500, 1000]);
-  private readonly responseSize = this.histogram('api_response_size_bytes', 'Response body size in bytes, before compression', [100, 250, 500, 1000]);
+  private readonly responseSize = this.histogram(
+    'api_response_size_bytes',
+    'Response body size in bytes, before compression',
+    [100, 250, 500, 1000],
+  );
   private readonly shed = this.counter('lqs_requests_shed_total', 'Requests answered 503 before reaching a handler (too many in flight)');
   private readonly dbErrors = new Counter({
     name: 'lqs_db_errors_total',
@@ -92,8 +100,18 @@ export class ServiceMetrics {
             }
           },
         });
-      perPool('lqs_db_pool_up', 'Whether the pool serves reads (1) or is out of the rotation (0: lagging or unreachable); by pool (primary, replica1, ...)', (p) => (p.state === 'up' ? 1 : 0), 'min');
-      perPool('lqs_db_replica_lag_milliseconds', 'Replay lag of a read replica at its last check', (p) => (p.name === 'primary' ? null : p.lagMs), 'max');
+      perPool(
+        'lqs_db_pool_up',
+        'Whether the pool serves reads (1) or is out of the rotation (0: lagging or unreachable); by pool (primary, replica1, ...)',
+        (p) => (p.state === 'up' ? 1 : 0),
+        'min',
+      );
+      perPool(
+        'lqs_db_replica_lag_milliseconds',
+        'Replay lag of a read replica at its last check',
+        (p) => (p.name === 'primary' ? null : p.lagMs),
+        'max',
+      );
       perPool('lqs_db_pool_queries', 'Statements answered by the pool since start-up', (p) => p.queries);
       perPool('lqs_db_pool_connections_by_pool', 'PostgreSQL connections open in the pool', (p) => p.total);
       perPool('lqs_db_pool_waiting_requests_by_pool', 'Queries waiting for a pooled connection', (p) => p.waiting);
@@ -119,7 +137,15 @@ export class ServiceMetrics {
     return () => this.inProcessing.dec();
   }
 
-  finished(sample: { method: string; path: string; code: number; ms: number; requestBytes: number; responseBytes: number; shed: boolean }): void {
+  finished(sample: {
+    method: string;
+    path: string;
+    code: number;
+    ms: number;
+    requestBytes: number;
+    responseBytes: number;
+    shed: boolean;
+  }): void {
     const labels = { method: sample.method, path: sample.path, code: String(sample.code) };
     this.requests.inc();
     if (sample.code < 400) this.successes.inc();
@@ -217,7 +243,9 @@ export function installMetrics(app: FastifyInstance, config: Config, metrics: Se
 
   if (config.metrics.enabled) {
     if (config.metrics.config.authentication && (!config.metrics.config.username || !config.metrics.config.password)) {
-      throw new ConfigError('metrics.config.authentication is on but metrics.config.username or metrics.config.password is empty: set both');
+      throw new ConfigError(
+        'metrics.config.authentication is on but metrics.config.username or metrics.config.password is empty: set both',
+      );
     }
     // started now, not at the first scrape: process CPU and event-loop delay count from here
     processMetrics();
@@ -227,7 +255,8 @@ export function installMetrics(app: FastifyInstance, config: Config, metrics: Se
   return () =>
     app.addHook('onSend', async (request, _reply, payload) => {
       const state = states.get(request);
-      if (state) state.responseBytes = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
+      if (state)
+        state.responseBytes = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
       return payload;
     });
 }
@@ -236,7 +265,10 @@ function registerScrape(app: FastifyInstance, path: string, config: Config, metr
   const auth = config.metrics.config;
   app.get(path, async (request: FastifyRequest, reply: FastifyReply) => {
     if (auth.authentication && !basicAuthorized(request.headers.authorization, `${auth.username}:${auth.password}`)) {
-      return reply.code(401).header('www-authenticate', 'Basic realm="metrics"').send(errorBody(['Unauthorized']));
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Basic realm="metrics"')
+        .send(errorBody(['Unauthorized']));
     }
     const { contentType, text } = await metrics.scrape();
     return reply.type(contentType).header('cache-control', 'no-store').send(text);

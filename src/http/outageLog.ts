@@ -57,7 +57,13 @@ export class OutageLog {
       return;
     }
     this.logger.warn(
-      { intervalMs: this.intervalMs, requests: request, connectionErrors: connection, readinessFailures: readiness, reasons: Object.fromEntries(this.reasons) },
+      {
+        intervalMs: this.intervalMs,
+        requests: request,
+        connectionErrors: connection,
+        readinessFailures: readiness,
+        reasons: Object.fromEntries(this.reasons),
+      },
       'database still unavailable',
     );
     this.counts = { request: 0, connection: 0, readiness: 0 };

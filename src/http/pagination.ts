@@ -27,7 +27,11 @@ const SAME_DIRECTION: Record<Order, RegExp> = { asc: /gte?:/, desc: /lte?:/ };
 function replaceBound(query: Map<string, QueryValue>, field: string, order: Order, term: string): void {
   const original = query.get(field);
   const pattern = SAME_DIRECTION[order];
-  if (Array.isArray(original)) query.set(field, original.filter((v) => !pattern.test(v)));
+  if (Array.isArray(original))
+    query.set(
+      field,
+      original.filter((v) => !pattern.test(v)),
+    );
   else if (original !== undefined && pattern.test(original)) query.delete(field);
 
   const current = query.get(field);
@@ -91,7 +95,12 @@ export function linkHeader(next: string): string {
  * anchors, also sent in a `Link` header; `next` is null without anchors (no further page) or when
  * the continuation range is empty.
  */
-export function listLinks(request: FastifyRequest, reply: FastifyReply, order: Order, anchors: readonly LinkAnchor[]): { next: string | null } {
+export function listLinks(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  order: Order,
+  anchors: readonly LinkAnchor[],
+): { next: string | null } {
   const next = anchors.length > 0 ? nextLink(request.url.split('?')[0]!, queryOf(request), order, anchors) : null;
   if (next) reply.header('link', linkHeader(next));
   return { next };

@@ -55,7 +55,15 @@ export function contractData(rows: SetupRows, results: SetupRow[], logs: SetupRo
   );
   const mergedChanges = stateChanges.map((s) =>
     merged(
-      { consensus_timestamp: 1234510001, contract_id: 1, migration: false, payer_account_id: 2, slot: '0x1', value_read: '0x0101', value_written: '0xa1a1' },
+      {
+        consensus_timestamp: 1234510001,
+        contract_id: 1,
+        migration: false,
+        payer_account_id: 2,
+        slot: '0x1',
+        value_read: '0x0101',
+        value_written: '0xa1a1',
+      },
       s,
     ),
   );
@@ -140,7 +148,12 @@ export function contractData(rows: SetupRows, results: SetupRow[], logs: SetupRo
   }
   for (const [timestamp, group] of groups) {
     for (const id of group.ids) {
-      rows.add('contract_transaction', { consensus_timestamp: timestamp, contract_ids: group.ids, entity_id: id, payer_account_id: group.payer });
+      rows.add('contract_transaction', {
+        consensus_timestamp: timestamp,
+        contract_ids: group.ids,
+        entity_id: id,
+        payer_account_id: group.payer,
+      });
     }
   }
 }

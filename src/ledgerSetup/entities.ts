@@ -1,6 +1,18 @@
 /** Accounts, contracts and other entities, their balances and staking. */
 import { encodeEntityId } from '../domain/entityId.js';
-import { alias, bool, bytes, entityIdRequired, int, intOrNull, isHistoryRange, isMissing, keyBytes, range, type SetupRow } from './values.js';
+import {
+  alias,
+  bool,
+  bytes,
+  entityIdRequired,
+  int,
+  intOrNull,
+  isHistoryRange,
+  isMissing,
+  keyBytes,
+  range,
+  type SetupRow,
+} from './values.js';
 import { merged, type SetupRows } from './rows.js';
 
 export function entity(rows: SetupRows, fixture: SetupRow, kind: 'accounts' | 'entities' | 'contracts'): void {

@@ -85,7 +85,10 @@ export function token(rows: SetupRows, fixture: SetupRow): void {
 }
 
 export function nft(rows: SetupRows, fixture: SetupRow): void {
-  const n = merged({ account_id: '0.0.0', created_timestamp: 0, deleted: false, metadata: '\\x', serial_number: 0, token_id: '0.0.0' }, fixture);
+  const n = merged(
+    { account_id: '0.0.0', created_timestamp: 0, deleted: false, metadata: '\\x', serial_number: 0, token_id: '0.0.0' },
+    fixture,
+  );
   const createdTimestamp = int(n.created_timestamp);
   const timestampRange = range(n.timestamp_range, `[${createdTimestamp},)`);
   rows.add(isHistoryRange(timestampRange) ? 'nft_history' : 'nft', {

@@ -44,9 +44,7 @@ export function transaction(rows: SetupRows, fixture: SetupRow): void {
     high_volume: bool(fixture.high_volume, false) ?? false,
     high_volume_pricing_multiplier: isMissing(fixture.high_volume_pricing_multiplier) ? 1n : int(fixture.high_volume_pricing_multiplier),
     index: isMissing(fixture.index) ? 1 : Number(fixture.index),
-    inner_transactions: Array.isArray(innerTransactions)
-      ? innerTransactions.map((v, i) => (i % 2 === 0 ? rows.id(v) : int(v)))
-      : null,
+    inner_transactions: Array.isArray(innerTransactions) ? innerTransactions.map((v, i) => (i % 2 === 0 ? rows.id(v) : int(v))) : null,
     max_custom_fees: maxCustomFees(rows, fixture.max_custom_fees),
     max_fee: isMissing(fixture.max_fee) ? 33n : int(fixture.max_fee),
     nft_transfer: Array.isArray(nftTransfers)
@@ -91,7 +89,13 @@ export function transaction(rows: SetupRows, fixture: SetupRow): void {
       [feeAccount, 1n],
       [payer, -3n],
     ] as const) {
-      rows.add('crypto_transfer', { amount, consensus_timestamp: consensusTimestamp, entity_id: account, is_approval: false, payer_account_id: payer });
+      rows.add('crypto_transfer', {
+        amount,
+        consensus_timestamp: consensusTimestamp,
+        entity_id: account,
+        is_approval: false,
+        payer_account_id: payer,
+      });
     }
   }
   for (const t of transfers) {
@@ -146,7 +150,9 @@ export function stakingRewardTransfer(rows: SetupRows, fixture: SetupRow): void 
     account_id: fixture.account_id ? rows.id(fixture.account_id) : encodeEntityId(rows.system.shard, rows.system.realm, 1001n),
     amount: isMissing(fixture.amount) ? 100n : int(fixture.amount),
     consensus_timestamp: int(fixture.consensus_timestamp, 'stakingRewardTransfers.consensus_timestamp'),
-    payer_account_id: fixture.payer_account_id ? rows.id(fixture.payer_account_id) : encodeEntityId(rows.system.shard, rows.system.realm, 950n),
+    payer_account_id: fixture.payer_account_id
+      ? rows.id(fixture.payer_account_id)
+      : encodeEntityId(rows.system.shard, rows.system.realm, 950n),
   });
 }
 

@@ -38,8 +38,15 @@ export function docsPageDocument(document: Document, config: Config): Document {
     delete paths['/change-log-level'];
   } else if (paths['/change-log-level']) {
     const { host: configured, port } = config.admin;
-    const host = configured === '0.0.0.0' || configured === '::' || configured === '' ? 'localhost' : configured.includes(':') ? `[${configured}]` : configured;
-    paths['/change-log-level'].servers = [{ url: `http://${host}:${port}`, description: 'The admin listener of this process (admin.host, admin.port)' }];
+    const host =
+      configured === '0.0.0.0' || configured === '::' || configured === ''
+        ? 'localhost'
+        : configured.includes(':')
+          ? `[${configured}]`
+          : configured;
+    paths['/change-log-level'].servers = [
+      { url: `http://${host}:${port}`, description: 'The admin listener of this process (admin.host, admin.port)' },
+    ];
   }
   return copy;
 }

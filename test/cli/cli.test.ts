@@ -37,7 +37,11 @@ function execute(script: string, args: string[], env: Record<string, string> = {
     execFile(
       process.execPath,
       [script, ...args],
-      { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'warn', ...env }, cwd, timeout: 60_000 },
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'warn', ...env },
+        cwd,
+        timeout: 60_000,
+      },
       (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
     );
   });
@@ -79,7 +83,15 @@ describe('command line', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   describe('help and bad command lines', () => {
-    for (const command of [['serve'], ['migrate'], ['generate'], ['conformance'], ['fixtures', 'load'], ['demo', 'load'], ['admin', 'hash-password']]) {
+    for (const command of [
+      ['serve'],
+      ['migrate'],
+      ['generate'],
+      ['conformance'],
+      ['fixtures', 'load'],
+      ['demo', 'load'],
+      ['admin', 'hash-password'],
+    ]) {
       it(`${command.join(' ')} --help prints its usage and exits 0`, async () => {
         // a database that cannot be reached: help must not touch it
         const run = await lqs([...command, '--help'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
@@ -93,7 +105,8 @@ describe('command line', () => {
       for (const args of [['--help'], ['help']]) {
         const run = await lqs(args);
         assert.equal(run.code, 0);
-        for (const command of ['serve', 'migrate', 'indexes', 'demo', 'admin']) assert.match(run.stdout, new RegExp(`^  ${command}\\b`, 'm'));
+        for (const command of ['serve', 'migrate', 'indexes', 'demo', 'admin'])
+          assert.match(run.stdout, new RegExp(`^  ${command}\\b`, 'm'));
         for (const command of TOOL_COMMANDS) assert.doesNotMatch(run.stdout, new RegExp(`^  ${command}\\b`, 'm'));
         const tools = await execute(TOOLS, args);
         assert.equal(tools.code, 0);
@@ -109,11 +122,20 @@ describe('command line', () => {
         [['serve', '--bogus'], "error: unknown option '--bogus'"],
         [['migrate', 'now'], "error: too many arguments for 'migrate'. Expected 0 arguments but got 1."],
         [['demo', 'load', 'twice'], "error: too many arguments for 'load'. Expected 0 arguments but got 1."],
-        [['generate', '--scale', 'huge'], "error: option '--scale <scale>' argument 'huge' is invalid. Allowed choices are tiny, small, medium, large."],
-        [['generate', '--scale', 'tiny', '--seed', 'x'], "error: option '--seed <n>' argument 'x' is invalid. an integer from 0 to 999999999."],
+        [
+          ['generate', '--scale', 'huge'],
+          "error: option '--scale <scale>' argument 'huge' is invalid. Allowed choices are tiny, small, medium, large.",
+        ],
+        [
+          ['generate', '--scale', 'tiny', '--seed', 'x'],
+          "error: option '--seed <n>' argument 'x' is invalid. an integer from 0 to 999999999.",
+        ],
         [['generate'], "error: required option '--scale <scale>' not specified"],
         [['fixtures', 'load'], "error: missing required argument 'file'"],
-        [['conformance', '--backend', 'mysql'], "error: option '--backend <backend>' argument 'mysql' is invalid. Allowed choices are pglite, postgres."],
+        [
+          ['conformance', '--backend', 'mysql'],
+          "error: option '--backend <backend>' argument 'mysql' is invalid. Allowed choices are pglite, postgres.",
+        ],
       ];
       for (const [args, message] of cases) {
         const run = await lqs(args);
@@ -129,12 +151,18 @@ describe('command line', () => {
       assertOneLine(await lqs(['serve'], { LQS_PORT: 'abc' }), 'LQS_PORT (port): "abc" is not a number');
       assertOneLine(await lqs(['serve'], { PORT: '70000' }), 'PORT (port): 70000 is not a port (an integer from 0 to 65535)');
       assertOneLine(await lqs(['serve'], { LQS_DB_MIGRATE: 'perhaps' }), 'LQS_DB_MIGRATE (db.migrate): "perhaps" is not true or false');
-      assertOneLine(await lqs(['serve'], { DATABASE_URL: 'notaurl' }), 'DATABASE_URL (db.url): "notaurl" is not a PostgreSQL URL (postgres://user:password@host:5432/database)');
+      assertOneLine(
+        await lqs(['serve'], { DATABASE_URL: 'notaurl' }),
+        'DATABASE_URL (db.url): "notaurl" is not a PostgreSQL URL (postgres://user:password@host:5432/database)',
+      );
       const missing = join(dir, 'missing.yml');
       assertOneLine(await lqs(['serve'], { LQS_CONFIG_FILE: missing }), `config file ${missing} (LQS_CONFIG_FILE) does not exist`);
       const bad = join(dir, 'bad.yml');
       writeFileSync(bad, 'port: [1\nhost: x\n');
-      assertOneLine(await lqs(['serve'], { LQS_CONFIG_FILE: bad }), new RegExp(`^error: config file ${bad} \\(LQS_CONFIG_FILE\\) is not valid YAML: .* at line \\d+, column \\d+$`));
+      assertOneLine(
+        await lqs(['serve'], { LQS_CONFIG_FILE: bad }),
+        new RegExp(`^error: config file ${bad} \\(LQS_CONFIG_FILE\\) is not valid YAML: .* at line \\d+, column \\d+$`),
+      );
       const unknown = join(dir, 'unknown.yml');
       writeFileSync(unknown, 'port: 1\nprot: 2\n');
       assertOneLine(await lqs(['serve'], { LQS_CONFIG_FILE: unknown }), `config file ${unknown}: prot: unknown setting`);
@@ -142,7 +170,10 @@ describe('command line', () => {
       writeFileSync(typed, '{"response": {"limit": {"max": "many"}}}');
       assertOneLine(await lqs(['serve'], { LQS_CONFIG_FILE: typed }), `config file ${typed}: response.limit.max: "many" is not a number`);
       mkdirSync(join(dir, 'adir'));
-      assertOneLine(await lqs(['serve'], { LQS_CONFIG_FILE: join(dir, 'adir') }), `config file ${join(dir, 'adir')} (LQS_CONFIG_FILE) is a directory`);
+      assertOneLine(
+        await lqs(['serve'], { LQS_CONFIG_FILE: join(dir, 'adir') }),
+        `config file ${join(dir, 'adir')} (LQS_CONFIG_FILE) is a directory`,
+      );
     });
 
     it('says when PostgreSQL cannot be reached, also with --no-migrate', async () => {
@@ -155,17 +186,27 @@ describe('command line', () => {
         assertOneLine(run, expected);
         assert.doesNotMatch(run.stdout + run.stderr, /database ready/);
       }
-      assertOneLine(await lqs(['serve'], { DATABASE_URL: 'postgres://postgres@no-such-host.invalid/db' }), 'cannot resolve the host "no-such-host.invalid" of DATABASE_URL (db.url)');
+      assertOneLine(
+        await lqs(['serve'], { DATABASE_URL: 'postgres://postgres@no-such-host.invalid/db' }),
+        'cannot resolve the host "no-such-host.invalid" of DATABASE_URL (db.url)',
+      );
     });
 
     it('refuses worker processes over the embedded database', async () => {
-      const need = 'worker processes need PostgreSQL (db.url, DATABASE_URL): the embedded PGlite database can be open in one process only; set server.workers to 1 or use PostgreSQL';
-      assertOneLine(await lqs(['serve'], { LQS_SERVER_WORKERS: '2', LQS_DB_DATADIR: 'memory' }), `LQS_SERVER_WORKERS (server.workers): 2 ${need}`);
+      const need =
+        'worker processes need PostgreSQL (db.url, DATABASE_URL): the embedded PGlite database can be open in one process only; set server.workers to 1 or use PostgreSQL';
+      assertOneLine(
+        await lqs(['serve'], { LQS_SERVER_WORKERS: '2', LQS_DB_DATADIR: 'memory' }),
+        `LQS_SERVER_WORKERS (server.workers): 2 ${need}`,
+      );
       assertOneLine(await lqs(['serve'], { LQS_SERVER_WORKERS: '0' }), `LQS_SERVER_WORKERS (server.workers): 0 ${need}`);
       const file = join(dir, 'workers.yml');
       writeFileSync(file, 'server:\n  workers: 3\n');
       assertOneLine(await lqs(['serve'], { LQS_CONFIG_FILE: file }), `server.workers in ${file}: 3 ${need}`);
-      assertOneLine(await lqs(['serve'], { LQS_SERVER_WORKERS: '-1' }), 'LQS_SERVER_WORKERS (server.workers): -1 is not a number of worker processes (an integer from 0, one per core, to 256)');
+      assertOneLine(
+        await lqs(['serve'], { LQS_SERVER_WORKERS: '-1' }),
+        'LQS_SERVER_WORKERS (server.workers): -1 is not a number of worker processes (an integer from 0, one per core, to 256)',
+      );
     });
 
     it('stops at once, without retrying, when the first worker process cannot start', async () => {

@@ -113,12 +113,40 @@ describe('account queries are index-backed', () => {
     ['next page desc', `/api/v1/accounts/${HEAVY}?timestamp=lt:${mid}`],
     ['next page asc', `/api/v1/accounts/${HEAVY}?timestamp=gt:${mid}&order=asc`],
     ['with a transaction type', `/api/v1/accounts/${HEAVY}?transactiontype=cryptotransfer`],
-    ['with a rare transaction type, unknown types', `/api/v1/accounts/${HEAVY}?transactiontype=tokenupdate&transactiontype=unknown&order=asc`],
-    ['a type completed by merges', `/api/v1/accounts/${ACCOUNTS - 7}?transactiontype=cryptotransfer&limit=100`, completeAfterOneRow('merge'), { completedBy: MERGE }],
-    ['unknown types completed by merges', `/api/v1/accounts/${HEAVY}?transactiontype=unknown&transactiontype=tokenupdate&timestamp=lt:${mid}`, completeAfterOneRow('merge'), { completedBy: MERGE }],
-    ['a type completed by probes from the account', `/api/v1/accounts/${ACCOUNTS - 7}?transactiontype=cryptotransfer&limit=100`, completeAfterOneRow('probe by account'), { completedBy: PROBE_BY_ACCOUNT }],
-    ['a type completed by probes from the type', `/api/v1/accounts/${HEAVY}?transactiontype=tokenupdate&order=asc`, completeAfterOneRow('probe by type'), { completedBy: PROBE_BY_TYPE }],
-    ['a type completed the cheapest way', `/api/v1/accounts/${HEAVY}?transactiontype=cryptotransfer&timestamp=lt:${mid}`, completeAfterOneRow(null), { completedBy: 'select count(*)::int as n from' }],
+    [
+      'with a rare transaction type, unknown types',
+      `/api/v1/accounts/${HEAVY}?transactiontype=tokenupdate&transactiontype=unknown&order=asc`,
+    ],
+    [
+      'a type completed by merges',
+      `/api/v1/accounts/${ACCOUNTS - 7}?transactiontype=cryptotransfer&limit=100`,
+      completeAfterOneRow('merge'),
+      { completedBy: MERGE },
+    ],
+    [
+      'unknown types completed by merges',
+      `/api/v1/accounts/${HEAVY}?transactiontype=unknown&transactiontype=tokenupdate&timestamp=lt:${mid}`,
+      completeAfterOneRow('merge'),
+      { completedBy: MERGE },
+    ],
+    [
+      'a type completed by probes from the account',
+      `/api/v1/accounts/${ACCOUNTS - 7}?transactiontype=cryptotransfer&limit=100`,
+      completeAfterOneRow('probe by account'),
+      { completedBy: PROBE_BY_ACCOUNT },
+    ],
+    [
+      'a type completed by probes from the type',
+      `/api/v1/accounts/${HEAVY}?transactiontype=tokenupdate&order=asc`,
+      completeAfterOneRow('probe by type'),
+      { completedBy: PROBE_BY_TYPE },
+    ],
+    [
+      'a type completed the cheapest way',
+      `/api/v1/accounts/${HEAVY}?transactiontype=cryptotransfer&timestamp=lt:${mid}`,
+      completeAfterOneRow(null),
+      { completedBy: 'select count(*)::int as n from' },
+    ],
     ['historical: upper bound with a snapshot', `/api/v1/accounts/${HEAVY}?timestamp=lte:${mid}`],
     ['historical: closed range', `/api/v1/accounts/${HEAVY}?timestamp=gte:${mid}&timestamp=lt:${late}&order=asc`],
     ['historical: one timestamp', `/api/v1/accounts/${HEAVY}?timestamp=${formatTimestamp(ts(HEAVY_PAYS))}`],
@@ -151,7 +179,11 @@ describe('account queries are index-backed', () => {
         assert.ok(res.body.transactions.length > 0, 'the case lists transactions');
       });
       assert.ok(queries.length > 0);
-      if (expect) assert.ok(queries.some((q) => q.text.replace(/\s+/g, ' ').includes(expect.completedBy)), `ran: ${expect.completedBy}`);
+      if (expect)
+        assert.ok(
+          queries.some((q) => q.text.replace(/\s+/g, ' ').includes(expect.completedBy)),
+          `ran: ${expect.completedBy}`,
+        );
       assert.deepEqual(await sequentialScans(h.db, queries, LARGE), []);
       // named statements settle on a generic plan, estimated for an average account; a busy one has a great many rows
       assert.deepEqual(await sortedScansInGenericPlans(h.db, queries), []);

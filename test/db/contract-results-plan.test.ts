@@ -94,20 +94,34 @@ describe('contract result queries are index-backed', () => {
   const nonEth = 12_343;
   const nonEthAfterBadRateFile = 12_351; // 112 was last updated with undecodable bytes at 12_350
   const cases: [string, string, number][] = [
-    ['by transaction id, Ethereum, call data from a file', `/api/v1/contracts/results/${transactionIdOf(ethWithCallDataFile)}`, ethWithCallDataFile],
+    [
+      'by transaction id, Ethereum, call data from a file',
+      `/api/v1/contracts/results/${transactionIdOf(ethWithCallDataFile)}`,
+      ethWithCallDataFile,
+    ],
     ['by transaction id with nonce and hbar', `/api/v1/contracts/results/${transactionIdOf(eth)}?nonce=0&hbar=false`, eth],
     ['by transaction id, gas price from the system files', `/api/v1/contracts/results/${transactionIdOf(nonEth)}`, nonEth],
-    ['by transaction id, gas price after an undecodable file', `/api/v1/contracts/results/${transactionIdOf(nonEthAfterBadRateFile)}`, nonEthAfterBadRateFile],
+    [
+      'by transaction id, gas price after an undecodable file',
+      `/api/v1/contracts/results/${transactionIdOf(nonEthAfterBadRateFile)}`,
+      nonEthAfterBadRateFile,
+    ],
     ['by hash', `/api/v1/contracts/results/0x${hashOf(eth)}`, eth],
     ['by hash, no Ethereum transaction', `/api/v1/contracts/results/${hashOf(nonEth)}`, nonEth],
     ['by contract id and timestamp', `/api/v1/contracts/0.0.${contractOf(eth)}/results/${formatTimestamp(timestampOf(eth))}`, eth],
     ['by payer and timestamp', `/api/v1/contracts/0.0.${payerOf(nonEth)}/results/${formatTimestamp(timestampOf(nonEth))}`, nonEth],
-    ['by EVM address and timestamp', `/api/v1/contracts/0x${evmOf(contractOf(nonEth))}/results/${formatTimestamp(timestampOf(nonEth))}`, nonEth],
+    [
+      'by EVM address and timestamp',
+      `/api/v1/contracts/0x${evmOf(contractOf(nonEth))}/results/${formatTimestamp(timestampOf(nonEth))}`,
+      nonEth,
+    ],
   ];
 
   for (const [name, url, execution] of cases) {
     it(name, async () => {
-      let body: { timestamp: string; logs: unknown[]; state_changes: unknown[]; function_parameters: string; gas_price: string | null } | undefined;
+      let body:
+        | { timestamp: string; logs: unknown[]; state_changes: unknown[]; function_parameters: string; gas_price: string | null }
+        | undefined;
       const queries = await harness().captureQueries(async () => {
         const res = await get(harness(), url);
         assert.equal(res.status, 200, url);

@@ -14,7 +14,14 @@ import type { Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openPgliteHandle } from '../../src/db/pglite.js';
 import { openPostgres } from '../../src/db/postgres.js';
-import { createReaderRole, createScratchDatabase, DEFAULT_ADMIN_URL, loadMirrorSchema, type ReaderRole, type ScratchDatabase } from '../../tools/db/scratch.js';
+import {
+  createReaderRole,
+  createScratchDatabase,
+  DEFAULT_ADMIN_URL,
+  loadMirrorSchema,
+  type ReaderRole,
+  type ScratchDatabase,
+} from '../../tools/db/scratch.js';
 import { base32Encode } from '../../src/domain/base32.js';
 import { captureIndexes, dropIndexes, markLoading, readMarker, type DatasetSummary } from '../../tools/generate/dataset.js';
 import { generateDataset, GenerateRefused } from '../../tools/generate/generate.js';
@@ -66,7 +73,9 @@ describe(`generated small dataset (${backend})`, () => {
   });
 
   it('refuses to write over data it did not generate', async () => {
-    await target.db.query(`insert into record_file (index, consensus_start, consensus_end, count, hash, prev_hash, name) values (1, 1, 2, 0, 'aa', 'bb', 'x')`);
+    await target.db.query(
+      `insert into record_file (index, consensus_start, consensus_end, count, hash, prev_hash, name) values (1, 1, 2, 0, 'aa', 'bb', 'x')`,
+    );
     await assert.rejects(generateDataset(target, { scale: 'tiny', seed: SEED }), GenerateRefused);
     await target.db.query('delete from record_file');
   });
@@ -84,7 +93,8 @@ describe(`generated small dataset (${backend})`, () => {
   });
 
   it('holds the rows it reports, at the scale asked for', async () => {
-    for (const [table, n] of Object.entries(summary.rows)) assert.equal(await count(target.db, `select count(*) as n from ${table}`), n, table);
+    for (const [table, n] of Object.entries(summary.rows))
+      assert.equal(await count(target.db, `select count(*) as n from ${table}`), n, table);
     const scale = scaleOf('small');
     assert.equal(summary.rows.record_file, scale.blocks);
     assert.equal(summary.rows.nft, scale.nfts);
@@ -96,54 +106,114 @@ describe(`generated small dataset (${backend})`, () => {
   it('is referentially consistent', async () => {
     const db = target.db;
     const orphans = (table: string) =>
-      count(db, `select count(*) as n from ${table} x where not exists (
-        select 1 from transaction t where t.consensus_timestamp = x.consensus_timestamp and t.payer_account_id = x.payer_account_id)`);
-    for (const table of ['crypto_transfer', 'token_transfer', 'staking_reward_transfer', 'entity_transaction', 'transaction_hash', 'contract_result', 'ethereum_transaction', 'contract_transaction']) {
+      count(
+        db,
+        `select count(*) as n from ${table} x where not exists (
+        select 1 from transaction t where t.consensus_timestamp = x.consensus_timestamp and t.payer_account_id = x.payer_account_id)`,
+      );
+    for (const table of [
+      'crypto_transfer',
+      'token_transfer',
+      'staking_reward_transfer',
+      'entity_transaction',
+      'transaction_hash',
+      'contract_result',
+      'ethereum_transaction',
+      'contract_transaction',
+    ]) {
       assert.equal(await orphans(table), 0, `every ${table} row has its transaction`);
     }
-    assert.equal(await count(db, `select count(*) as n from (select consensus_timestamp from crypto_transfer group by consensus_timestamp having sum(amount) <> 0) x`), 0, 'transfers balance');
+    assert.equal(
+      await count(
+        db,
+        `select count(*) as n from (select consensus_timestamp from crypto_transfer group by consensus_timestamp having sum(amount) <> 0) x`,
+      ),
+      0,
+      'transfers balance',
+    );
     for (const column of ['contract_id', 'payer_account_id']) {
       assert.equal(
-        await count(db, `select count(*) as n from contract_result r where not exists (
-          select 1 from contract_transaction c where c.consensus_timestamp = r.consensus_timestamp and c.entity_id = r.${column})`),
+        await count(
+          db,
+          `select count(*) as n from contract_result r where not exists (
+          select 1 from contract_transaction c where c.consensus_timestamp = r.consensus_timestamp and c.entity_id = r.${column})`,
+        ),
         0,
         `contract_transaction rows for each result's ${column}`,
       );
     }
     assert.equal(
-      await count(db, `select count(*) as n from contract_result r where not exists (
-        select 1 from contract_transaction_hash h where h.consensus_timestamp = r.consensus_timestamp and h.hash = r.transaction_hash)`),
+      await count(
+        db,
+        `select count(*) as n from contract_result r where not exists (
+        select 1 from contract_transaction_hash h where h.consensus_timestamp = r.consensus_timestamp and h.hash = r.transaction_hash)`,
+      ),
       0,
     );
-    assert.equal(await count(db, `select count(*) as n from ethereum_transaction e where not exists (select 1 from contract_result r where r.consensus_timestamp = e.consensus_timestamp)`), 0);
+    assert.equal(
+      await count(
+        db,
+        `select count(*) as n from ethereum_transaction e where not exists (select 1 from contract_result r where r.consensus_timestamp = e.consensus_timestamp)`,
+      ),
+      0,
+    );
     assert.equal(
       await count(db, `select count(distinct consensus_timestamp) as n from account_balance`),
       await count(db, `select count(*) as n from account_balance where account_id = 2`),
       'a snapshot row for 0.0.2 at every snapshot',
     );
-    assert.equal(await count(db, `select count(*) as n from token_balance b where not exists (select 1 from account_balance a where a.account_id = 2 and a.consensus_timestamp = b.consensus_timestamp)`), 0);
-    assert.equal(await count(db, `select count(*) as n from record_file a join record_file b on b.index = a.index + 1 where b.prev_hash <> a.hash`), 0, 'hash chain');
+    assert.equal(
+      await count(
+        db,
+        `select count(*) as n from token_balance b where not exists (select 1 from account_balance a where a.account_id = 2 and a.consensus_timestamp = b.consensus_timestamp)`,
+      ),
+      0,
+    );
+    assert.equal(
+      await count(db, `select count(*) as n from record_file a join record_file b on b.index = a.index + 1 where b.prev_hash <> a.hash`),
+      0,
+      'hash chain',
+    );
     assert.equal(await count(db, `select sum(count) as n from record_file`), summary.rows.transaction);
     assert.equal(
-      await count(db, `select count(*) as n from transaction t where (
-        select r.consensus_start from record_file r where r.consensus_end >= t.consensus_timestamp order by r.consensus_end limit 1) > t.consensus_timestamp`),
+      await count(
+        db,
+        `select count(*) as n from transaction t where (
+        select r.consensus_start from record_file r where r.consensus_end >= t.consensus_timestamp order by r.consensus_end limit 1) > t.consensus_timestamp`,
+      ),
       0,
       'every transaction inside its block',
     );
-    assert.equal(await count(db, `select count(*) as n from (select distinct payer_account_id from transaction) p where not exists (select 1 from entity e where e.id = p.payer_account_id)`), 0);
     assert.equal(
-      await count(db, `select count(*) as n from nft n where n.account_id is not null and not exists (
-        select 1 from token_account a where a.account_id = n.account_id and a.token_id = n.token_id)`),
+      await count(
+        db,
+        `select count(*) as n from (select distinct payer_account_id from transaction) p where not exists (select 1 from entity e where e.id = p.payer_account_id)`,
+      ),
+      0,
+    );
+    assert.equal(
+      await count(
+        db,
+        `select count(*) as n from nft n where n.account_id is not null and not exists (
+        select 1 from token_account a where a.account_id = n.account_id and a.token_id = n.token_id)`,
+      ),
       0,
       'NFT owners are associated with the collection',
     );
     assert.equal(
-      await count(db, `select count(*) as n from token_account a join token t on t.token_id = a.token_id
-        where t.type = 'NON_FUNGIBLE_UNIQUE' and a.balance <> (select count(*) from nft n where n.account_id = a.account_id and n.token_id = a.token_id)`),
+      await count(
+        db,
+        `select count(*) as n from token_account a join token t on t.token_id = a.token_id
+        where t.type = 'NON_FUNGIBLE_UNIQUE' and a.balance <> (select count(*) from nft n where n.account_id = a.account_id and n.token_id = a.token_id)`,
+      ),
       0,
       'NFT balances count the NFTs owned',
     );
-    assert.equal(await count(db, `select count(*) as n from (select alias from entity where alias is not null group by alias having count(*) > 1) x`), 0, 'unique aliases');
+    assert.equal(
+      await count(db, `select count(*) as n from (select alias from entity where alias is not null group by alias having count(*) > 1) x`),
+      0,
+      'unique aliases',
+    );
   });
 
   it('answers every endpoint with data', async () => {
@@ -164,7 +234,9 @@ describe(`generated small dataset (${backend})`, () => {
       assert.equal(block.body.hash, hash);
     }
 
-    const [account] = await target.db.query<{ alias: Uint8Array; num: bigint }>(`select alias, num from entity where alias is not null and deleted = false and type = 'ACCOUNT' order by id limit 1`);
+    const [account] = await target.db.query<{ alias: Uint8Array; num: bigint }>(
+      `select alias, num from entity where alias is not null and deleted = false and type = 'ACCOUNT' order by id limit 1`,
+    );
     const byAlias = await get(`/api/v1/accounts/${base32Encode(account!.alias)}`);
     assert.equal(byAlias.status, 200);
     assert.equal(byAlias.body.account, `0.0.${account!.num}`);
@@ -178,7 +250,13 @@ describe(`generated small dataset (${backend})`, () => {
     assert.equal(nfts.status, 200);
     assert.equal(nfts.body.nfts.length, 100);
 
-    const [result] = await target.db.query<{ consensus_timestamp: bigint; contract_id: bigint; transaction_hash: Uint8Array; payer_account_id: bigint; valid_start_ns: bigint }>(
+    const [result] = await target.db.query<{
+      consensus_timestamp: bigint;
+      contract_id: bigint;
+      transaction_hash: Uint8Array;
+      payer_account_id: bigint;
+      valid_start_ns: bigint;
+    }>(
       `select r.consensus_timestamp, r.contract_id, r.transaction_hash, t.payer_account_id, t.valid_start_ns
        from ethereum_transaction e join contract_result r using (consensus_timestamp) join transaction t using (consensus_timestamp)
        where r.call_result is not null order by r.consensus_timestamp limit 1`,
@@ -204,7 +282,10 @@ describe(`generated small dataset (${backend})`, () => {
       const kinds = new Set<string>();
       for (const request of distinct.slice(0, 400)) {
         const res = await app.inject({ method: 'GET', url: request.path });
-        assert.ok(meetsExpectation(res.statusCode, request.expect), `${name}: ${res.statusCode} for ${request.path} (${request.kind}, expected ${request.expect})`);
+        assert.ok(
+          meetsExpectation(res.statusCode, request.expect),
+          `${name}: ${res.statusCode} for ${request.path} (${request.kind}, expected ${request.expect})`,
+        );
         kinds.add(request.kind);
       }
       assert.ok(kinds.size >= 3, `${name}: only ${[...kinds].join(', ')}`);
@@ -235,7 +316,9 @@ describe(`generated small dataset (${backend})`, () => {
  * partitioned balance and hash tables, its columns and constraints), then served by a role that
  * can only SELECT, with migrations off, as an operator runs the service there. PostgreSQL only.
  */
-describe('generated tiny dataset on the mirror node schema (postgres)', { skip: backend !== 'postgres' && 'the mirror node schema needs PostgreSQL' }, () => {
+describe('generated tiny dataset on the mirror node schema (postgres)', {
+  skip: backend !== 'postgres' && 'the mirror node schema needs PostgreSQL',
+}, () => {
   const adminUrl = process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
   let scratch: ScratchDatabase;
   let target: GenerateTarget;
@@ -265,7 +348,9 @@ describe('generated tiny dataset on the mirror node schema (postgres)', { skip: 
     assert.equal(await count(target.db, `select count(*) as n from pg_class where relname = 'lqs_migration'`), 0, 'not migrated');
     assert.deepEqual((await fitSchema(target.db)).skipped, ['record_file.node_id']);
     const before = await captureIndexes(target.db, GENERATED_TABLES);
-    assert.ok(before.some((d) => d.table === 'account_balance' && d.partitioned) && before.some((d) => d.parent === 'transaction_hash__hash'));
+    assert.ok(
+      before.some((d) => d.table === 'account_balance' && d.partitioned) && before.some((d) => d.parent === 'transaction_hash__hash'),
+    );
     const result = await generateDataset(target, { scale: 'tiny', seed: SEED });
     summary = result.summary;
     assert.equal((await readMarker(target.db))?.status, 'complete');
@@ -275,19 +360,29 @@ describe('generated tiny dataset on the mirror node schema (postgres)', { skip: 
   });
 
   it('holds the rows it reports, the partitioned tables included', async () => {
-    for (const [table, n] of Object.entries(summary.rows)) assert.equal(await count(target.db, `select count(*) as n from ${table}`), n, table);
+    for (const [table, n] of Object.entries(summary.rows))
+      assert.equal(await count(target.db, `select count(*) as n from ${table}`), n, table);
     assert.equal(summary.rows.record_file, scaleOf('tiny').blocks);
     assert.ok(summary.rows.account_balance! > 0 && summary.rows.token_balance! > 0);
-    assert.ok((await count(target.db, `select count(distinct tableoid) as n from transaction_hash`)) > 16, 'hashes spread over the LIST partitions');
-    assert.equal(await count(target.db, `select count(*) as n from record_file where file_hash is null or load_start is null or load_end is null`), 0);
+    assert.ok(
+      (await count(target.db, `select count(distinct tableoid) as n from transaction_hash`)) > 16,
+      'hashes spread over the LIST partitions',
+    );
+    assert.equal(
+      await count(target.db, `select count(*) as n from record_file where file_hash is null or load_start is null or load_end is null`),
+      0,
+    );
   });
 
-  it('cleans up after an interrupted load there, the partitions\' indexes included', async () => {
+  it("cleans up after an interrupted load there, the partitions' indexes included", async () => {
     const indexes = await captureIndexes(target.db, GENERATED_TABLES);
     await markLoading(target.db, 'tiny', SEED, indexes);
     await dropIndexes(target.db, indexes);
     const left = await captureIndexes(target.db, GENERATED_TABLES);
-    assert.ok(!left.some((d) => d.table.startsWith('account_balance') || d.table.startsWith('transaction_hash')), 'dropped through the partitioned parents');
+    assert.ok(
+      !left.some((d) => d.table.startsWith('account_balance') || d.table.startsWith('transaction_hash')),
+      'dropped through the partitioned parents',
+    );
     const result = await generateDataset(target, { scale: 'tiny', seed: SEED });
     assert.equal(result.cleanedIncomplete, true);
     assert.deepEqual(await captureIndexes(target.db, GENERATED_TABLES), indexes);
@@ -320,7 +415,10 @@ describe('generated tiny dataset on the mirror node schema (postgres)', { skip: 
       const distinct = [...new Map(mixes[name].map((r) => [r.path, r])).values()];
       for (const request of distinct.slice(0, 60)) {
         const res = await app.inject({ method: 'GET', url: request.path });
-        assert.ok(meetsExpectation(res.statusCode, request.expect), `${name}: ${res.statusCode} for ${request.path} (${request.kind}, expected ${request.expect})`);
+        assert.ok(
+          meetsExpectation(res.statusCode, request.expect),
+          `${name}: ${res.statusCode} for ${request.path} (${request.kind}, expected ${request.expect})`,
+        );
       }
     }
   });

@@ -8,7 +8,15 @@ import type { Db } from '../../src/db/db.js';
 import { addOptionalIndexes, optionalIndexes } from '../../src/db/optionalIndexes.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { missingSchema } from '../../src/db/schemaRequirements.js';
-import { createReaderRole, createScratchDatabase, DEFAULT_ADMIN_URL, loadMirrorSchema, MIRROR_SCHEMA_FILE, type ReaderRole, type ScratchDatabase } from '../../tools/db/scratch.js';
+import {
+  createReaderRole,
+  createScratchDatabase,
+  DEFAULT_ADMIN_URL,
+  loadMirrorSchema,
+  MIRROR_SCHEMA_FILE,
+  type ReaderRole,
+  type ScratchDatabase,
+} from '../../tools/db/scratch.js';
 import { existsSync } from 'node:fs';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { postgresServerSkipReason } from '../support/privatePostgres.js';
@@ -90,14 +98,23 @@ describe('a mirror node database', { skip }, () => {
     const first = await lqs(scratch.url, 'indexes');
     assert.equal(first.code, 0, first.stderr);
     const names = optionalIndexes().map((i) => i.name);
-    assert.deepEqual(first.stdout.trim().split('\n').map((line) => line.split(/\s+/).slice(0, 2)), names.map((n) => ['added', n]));
+    assert.deepEqual(
+      first.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/\s+/).slice(0, 2)),
+      names.map((n) => ['added', n]),
+    );
 
     const valid = await owner.query<{ name: string; valid: boolean }>(
       `select c.relname::text as name, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = any($1)`,
       [names],
     );
     assert.deepEqual(valid.map((v) => v.name).sort(), [...names].sort());
-    assert.ok(valid.every((v) => v.valid), 'every index is valid');
+    assert.ok(
+      valid.every((v) => v.valid),
+      'every index is valid',
+    );
     const parts = await owner.query(`select 1 from pg_inherits where inhparent = to_regclass('token_balance__account_token_latest')`);
     const partitions = await owner.query(`select 1 from pg_inherits where inhparent = to_regclass('token_balance')`);
     assert.equal(parts.length, partitions.length, 'one index per partition, attached');
@@ -112,7 +129,9 @@ describe('a mirror node database', { skip }, () => {
     await owner.exec(`update pg_index set indisvalid = false where indexrelid = to_regclass('${index!.name}')`);
     const outcomes = await addOptionalIndexes(owner);
     assert.equal(outcomes.find((o) => o.name === index!.name)?.outcome, 'rebuilt');
-    const rows = await owner.query<{ valid: boolean }>(`select indisvalid as valid from pg_index where indexrelid = to_regclass($1)`, [index!.name]);
+    const rows = await owner.query<{ valid: boolean }>(`select indisvalid as valid from pg_index where indexrelid = to_regclass($1)`, [
+      index!.name,
+    ]);
     assert.equal(rows[0]!.valid, true);
   });
 });

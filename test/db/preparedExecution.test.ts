@@ -22,7 +22,17 @@ describe('repeated executions of a statement', () => {
        from generate_series(1, 2)`,
       [9223372036854775807n, 7, 'x,y'],
     );
-    const row = { big: 9223372036854775807n, small: 7, label: 'x,y', flag: true, bytes: Uint8Array.from([0x0a, 0xff]), doc: { n: 12345678901234567890n }, bigs: [9223372036854775807n, null], nothing: null, dup: 2 };
+    const row = {
+      big: 9223372036854775807n,
+      small: 7,
+      label: 'x,y',
+      flag: true,
+      bytes: Uint8Array.from([0x0a, 0xff]),
+      doc: { n: 12345678901234567890n },
+      bigs: [9223372036854775807n, null],
+      nothing: null,
+      dup: 2,
+    };
     for (const rows of runs) {
       assert.equal(rows.length, 2);
       for (const r of rows) {

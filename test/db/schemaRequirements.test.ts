@@ -27,7 +27,17 @@ const walk = (node: PlanNode, out: PlanNode[] = []): PlanNode[] => {
 };
 
 /** What a node computes, filters and sorts on: the texts that name columns. */
-const EXPRESSION_KEYS = ['Output', 'Filter', 'Index Cond', 'Recheck Cond', 'Sort Key', 'Join Filter', 'Hash Cond', 'Merge Cond', 'Group Key'];
+const EXPRESSION_KEYS = [
+  'Output',
+  'Filter',
+  'Index Cond',
+  'Recheck Cond',
+  'Sort Key',
+  'Join Filter',
+  'Hash Cond',
+  'Merge Cond',
+  'Group Key',
+];
 
 describe('the start-up schema check', { skip: existsSync(DEFAULT_SPECS_DIR) ? false : `${DEFAULT_SPECS_DIR} is absent` }, () => {
   const harness = useHarness(REFERENCE_TEST_CONFIG);

@@ -91,7 +91,10 @@ describe('chaos: database faults and hostile clients under load', () => {
       void exited.then(([code]) => reject(new Error(`serve exited with ${code}: ${banner}${log}`)));
     });
     // the banner's own lines are not the log under test
-    log = log.split('\n').filter((l) => l.startsWith('{')).join('\n');
+    log = log
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .join('\n');
   });
 
   after(async () => {
@@ -102,7 +105,9 @@ describe('chaos: database faults and hostile clients under load', () => {
     server?.destroy();
   });
 
-  it('never exits, answers only 200/4xx or 503 with Retry-After, keeps health from 500, recovers within 1 s, and logs little', { timeout: (LOAD_SECONDS + 120) * 1000 }, async () => {
+  it('never exits, answers only 200/4xx or 503 with Retry-After, keeps health from 500, recovers within 1 s, and logs little', {
+    timeout: (LOAD_SECONDS + 120) * 1000,
+  }, async () => {
     const port = Number(new URL(baseUrl).port);
     const contract = (await (await fetch(`${baseUrl}/api/v1/contracts/0.0.6001/results/1700000004.003000000`)).json()) as { hash: string };
     const urls = [
@@ -167,7 +172,10 @@ describe('chaos: database faults and hostile clients under load', () => {
             requests++;
             const route = path.startsWith('/health') ? path : 'api';
             tally(`${route} ${res.status}`);
-            const ok = res.status === 200 || (res.status >= 400 && res.status < 500) || (res.status === 503 && res.headers.get('retry-after') === '1');
+            const ok =
+              res.status === 200 ||
+              (res.status >= 400 && res.status < 500) ||
+              (res.status === 503 && res.headers.get('retry-after') === '1');
             if (!ok) bad.push(`${path} ${res.status} retry-after=${res.headers.get('retry-after')}`);
           } catch {
             socketErrors++;
@@ -209,7 +217,9 @@ describe('chaos: database faults and hostile clients under load', () => {
             killer.on('error', () => undefined);
             await killer.connect();
           }
-          const { rowCount } = await killer.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'ledger-query-service'`);
+          const { rowCount } = await killer.query(
+            `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'ledger-query-service'`,
+          );
           terminated += rowCount ?? 0;
         } catch {
           await killer?.end().catch(() => undefined);
@@ -228,7 +238,10 @@ describe('chaos: database faults and hostile clients under load', () => {
     await sleep(500);
     const rssAfter = rssMb(child.pid!);
     const logBytes = Buffer.byteLength(log) - logBefore;
-    const logLines = log.slice(logBefore).split('\n').filter((l) => l.startsWith('{'));
+    const logLines = log
+      .slice(logBefore)
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
 
     const headerCuts = slowHeaders.map((s) => s.ms).sort((a, b) => a - b);
     const summary = {
@@ -241,7 +254,12 @@ describe('chaos: database faults and hostile clients under load', () => {
       slowHeaderCutMs: { min: headerCuts[0], max: headerCuts.at(-1), statuses: [...new Set(slowHeaders.map((s) => s.status))] },
       slowReadersStillConnectedAfterMs: { [readersHeldMs]: readersStillHeld },
       logBytes,
-      logLines: Object.fromEntries([...new Set(logLines.map((l) => (JSON.parse(l) as { msg: string }).msg))].map((m) => [m, logLines.filter((l) => l.includes(`"msg":"${m}"`)).length])),
+      logLines: Object.fromEntries(
+        [...new Set(logLines.map((l) => (JSON.parse(l) as { msg: string }).msg))].map((m) => [
+          m,
+          logLines.filter((l) => l.includes(`"msg":"${m}"`)).length,
+        ]),
+      ),
       rssMb: { before: rssBefore, after: rssAfter },
     };
     console.log(`chaos: ${JSON.stringify(summary)}`);

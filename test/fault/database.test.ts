@@ -19,7 +19,9 @@ describe('database faults on a private PostgreSQL server', { skip: privatePostgr
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      const { rows } = await client.query(`select pid, wait_event_type from pg_stat_activity where application_name = 'ledger-query-service'`);
+      const { rows } = await client.query(
+        `select pid, wait_event_type from pg_stat_activity where application_name = 'ledger-query-service'`,
+      );
       return rows as { pid: number; wait_event_type: string | null }[];
     } finally {
       await client.end();
@@ -27,7 +29,11 @@ describe('database faults on a private PostgreSQL server', { skip: privatePostgr
   };
 
   before(async () => {
-    ({ server, harness, databaseUrl } = await openFaultHarness({ size: POOL_SIZE, statementTimeoutMs: STATEMENT_TIMEOUT_MS, connectionTimeoutMs: 1000 }));
+    ({ server, harness, databaseUrl } = await openFaultHarness({
+      size: POOL_SIZE,
+      statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+      connectionTimeoutMs: 1000,
+    }));
   });
 
   after(async () => {
@@ -87,7 +93,11 @@ describe('database faults on a private PostgreSQL server', { skip: privatePostgr
     await sleep(1500);
     running = false;
     await load;
-    assert.deepEqual([...statuses.keys()].filter((s) => s !== 200 && s !== 503), [], JSON.stringify([...statuses]));
+    assert.deepEqual(
+      [...statuses.keys()].filter((s) => s !== 200 && s !== 503),
+      [],
+      JSON.stringify([...statuses]),
+    );
     assert.ok((statuses.get(503) ?? 0) > 0 && (statuses.get(200) ?? 0) > 0, JSON.stringify([...statuses]));
     assert.equal((await get(harness, '/api/v1/blocks')).status, 200);
     assert.ok((await appConnections()).length <= POOL_SIZE, 'no leaked connections');
@@ -108,7 +118,10 @@ describe('database faults on a private PostgreSQL server', { skip: privatePostgr
       await locker.end();
     }
     const after = await Promise.all(Array.from({ length: POOL_SIZE * 3 }, () => get(harness, '/api/v1/blocks')));
-    assert.deepEqual(after.map((r) => r.status), Array(POOL_SIZE * 3).fill(200));
+    assert.deepEqual(
+      after.map((r) => r.status),
+      Array(POOL_SIZE * 3).fill(200),
+    );
   });
 
   it('a connection killed mid-query gives 503 for that request and is replaced', async () => {

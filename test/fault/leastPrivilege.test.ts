@@ -27,7 +27,10 @@ describe('running as a role that can only SELECT', { skip: await postgresServerS
     scratch = await createScratchDatabase(adminUrl);
     owner = await openPostgres({ url: scratch.url, ...pool });
     await migrate(owner);
-    await new SetupLoader(owner, { shard: 0n, realm: 0n }).load({ recordFiles: [{ index: 7, hash: 'ab'.repeat(48) }], accounts: [{ num: 1001 }] });
+    await new SetupLoader(owner, { shard: 0n, realm: 0n }).load({
+      recordFiles: [{ index: 7, hash: 'ab'.repeat(48) }],
+      accounts: [{ num: 1001 }],
+    });
     await owner.exec(`create role ${role} login;
       grant connect on database ${new URL(scratch.url).pathname.slice(1)} to ${role};
       grant usage on schema public to ${role};
@@ -58,7 +61,13 @@ describe('running as a role that can only SELECT', { skip: await postgresServerS
   });
 
   it('cannot write, so migrations stay a separate step for the owner', async () => {
-    await assert.rejects(reader.query('insert into record_file (index, consensus_start, consensus_end, count, hash, prev_hash, name) values (1, 1, 1, 1, $1, $1, $1)', ['x']), /permission denied/);
+    await assert.rejects(
+      reader.query(
+        'insert into record_file (index, consensus_start, consensus_end, count, hash, prev_hash, name) values (1, 1, 1, 1, $1, $1, $1)',
+        ['x'],
+      ),
+      /permission denied/,
+    );
     await assert.rejects(migrate(reader), /permission denied/);
   });
 });

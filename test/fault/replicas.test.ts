@@ -24,7 +24,12 @@ const CHECK_INTERVAL_MS = 200;
 /** how long a state change may take to show (generous: two cores, loaded) */
 const WITHIN_MS = 15_000;
 
-const block = (index: number) => ({ index, consensus_start: 1000 + 10 * index, consensus_end: 1005 + 10 * index, hash: String(index % 10).repeat(96) });
+const block = (index: number) => ({
+  index,
+  consensus_start: 1000 + 10 * index,
+  consensus_end: 1005 + 10 * index,
+  hash: String(index % 10).repeat(96),
+});
 
 describe('reads over a streaming replica (private primary and standby)', { skip: privatePostgresSkipReason(), timeout: 90_000 }, () => {
   let primary: PrivatePostgres;
@@ -36,7 +41,10 @@ describe('reads over a streaming replica (private primary and standby)', { skip:
 
   const get = async (url: string) => {
     const res = await app.inject({ method: 'GET', url });
-    return { status: res.statusCode, body: String(res.headers['content-type'] ?? '').includes('json') ? parseJson(res.body) : res.body } as { status: number; body: any };
+    return {
+      status: res.statusCode,
+      body: String(res.headers['content-type'] ?? '').includes('json') ? parseJson(res.body) : res.body,
+    } as { status: number; body: any };
   };
   const pool = (name: string): PoolReport => db.pools!().find((p) => p.name === name)!;
   const sql = async (server: PrivatePostgres, text: string, database = 'lqs') => {
@@ -67,7 +75,10 @@ describe('reads over a streaming replica (private primary and standby)', { skip:
     await migrate(owner);
     await load({ accounts: [{ num: 8 }], recordFiles: [block(0), block(1)] });
     // the standby has the database once it has replayed its creation
-    await until('the standby has the database', async () => (await sql(standby, 'select 1 from pg_database where datname = $$lqs$$', 'postgres')).length === 1);
+    await until(
+      'the standby has the database',
+      async () => (await sql(standby, 'select 1 from pg_database where datname = $$lqs$$', 'postgres')).length === 1,
+    );
 
     config.db.url = primaryUrl;
     config.db.replicas = [standby.adminUrl.replace(/\/postgres$/, '/lqs')];
@@ -79,7 +90,9 @@ describe('reads over a streaming replica (private primary and standby)', { skip:
     config.cache.enabled = false;
     const started = Date.now();
     db = await openDatabase(config, undefined, (report, previous, err) =>
-      console.log(`+${Date.now() - started} ms ${report.name}: ${previous} → ${report.state} (lag ${report.lagMs} ms${err ? `; ${(err as Error).message}` : ''})`),
+      console.log(
+        `+${Date.now() - started} ms ${report.name}: ${previous} → ${report.state} (lag ${report.lagMs} ms${err ? `; ${(err as Error).message}` : ''})`,
+      ),
     );
     app = await buildApp({ config, db, clock: systemClock, logger: createLogger('silent') });
     await app.ready();
@@ -105,7 +118,11 @@ describe('reads over a streaming replica (private primary and standby)', { skip:
     for (let i = 0; i < 5; i++) assert.equal((await get('/api/v1/accounts/0.0.8')).status, 200);
     assert.ok(pool('replica1').queries >= before.replica + 5, 'the account reads ran on the standby');
     assert.equal(pool('primary').queries, before.primary, 'none on the primary');
-    const onStandby = await sql(standby, `select count(*)::int as n from pg_stat_activity where application_name = 'ledger-query-service'`, 'postgres');
+    const onStandby = await sql(
+      standby,
+      `select count(*)::int as n from pg_stat_activity where application_name = 'ledger-query-service'`,
+      'postgres',
+    );
     assert.ok(onStandby[0].n >= 1, 'the service holds connections to the standby');
 
     // the block lookups go to the primary (db.primaryReads)

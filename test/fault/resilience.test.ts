@@ -9,7 +9,6 @@ import { get } from '../support/harness.js';
 import { openFaultHarness } from '../support/faultHarness.js';
 import type { PrivatePostgres } from '../support/privatePostgres.js';
 
-
 describe('database events never end the process', () => {
   let server: PrivatePostgres;
   let harness: Harness;
@@ -49,7 +48,9 @@ describe('database events never end the process', () => {
     let kills = 0;
     const until = Date.now() + 3000;
     while (Date.now() < until) {
-      const { rowCount } = await killer.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'ledger-query-service' and pid <> pg_backend_pid()`);
+      const { rowCount } = await killer.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'ledger-query-service' and pid <> pg_backend_pid()`,
+      );
       kills += rowCount ?? 0;
       await sleep(40);
     }
@@ -57,8 +58,16 @@ describe('database events never end the process', () => {
     await load;
     await killer.end();
     const seen = [...statuses.keys()];
-    assert.deepEqual(seen.filter((k) => !/ (200|503)$/.test(k) && !k.endsWith('failed')), [], JSON.stringify([...statuses]));
-    assert.equal(statuses.get('/health/liveness 200') !== undefined && !seen.includes('/health/liveness 503'), true, 'liveness is always 200');
+    assert.deepEqual(
+      seen.filter((k) => !/ (200|503)$/.test(k) && !k.endsWith('failed')),
+      [],
+      JSON.stringify([...statuses]),
+    );
+    assert.equal(
+      statuses.get('/health/liveness 200') !== undefined && !seen.includes('/health/liveness 503'),
+      true,
+      'liveness is always 200',
+    );
     assert.ok(kills > 10, `terminated ${kills} connections`);
     console.log(`terminated ${kills} backends; answers ${JSON.stringify(Object.fromEntries(statuses))}`);
     assert.equal((await get(harness, '/api/v1/blocks')).status, 200, 'serves again');
@@ -115,7 +124,12 @@ describe('reconnection backoff', () => {
 
   it('makes a bounded number of attempts however many queries fail', async () => {
     const { port } = refuser.address() as { port: number };
-    const db = await openPostgres({ url: `postgres://nobody@127.0.0.1:${port}/none`, poolSize: 8, statementTimeoutMs: 1000, connectionTimeoutMs: 1000 });
+    const db = await openPostgres({
+      url: `postgres://nobody@127.0.0.1:${port}/none`,
+      poolSize: 8,
+      statementTimeoutMs: 1000,
+      connectionTimeoutMs: 1000,
+    });
     let failures = 0;
     const seconds = 2;
     const until = Date.now() + seconds * 1000;

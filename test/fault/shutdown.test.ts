@@ -20,7 +20,16 @@ let errors = '';
 
 async function startServe(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [MAIN, 'serve'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LQS_HOST: '127.0.0.1', LQS_ADMIN_PORT: '0', LQS_LOG_LEVEL: 'warn', LQS_DEMO_LOAD: 'false', LQS_CACHE_ENABLED: 'false' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      LQS_HOST: '127.0.0.1',
+      LQS_ADMIN_PORT: '0',
+      LQS_LOG_LEVEL: 'warn',
+      LQS_DEMO_LOAD: 'false',
+      LQS_CACHE_ENABLED: 'false',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -35,7 +44,9 @@ async function startServe(databaseUrl: string): Promise<{ child: ChildProcess; u
   });
 }
 
-describe('graceful shutdown on SIGTERM', { skip: await postgresServerSkipReason(process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL) }, () => {
+describe('graceful shutdown on SIGTERM', {
+  skip: await postgresServerSkipReason(process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL),
+}, () => {
   let scratch: ScratchDatabase;
   let owner: Db;
 
@@ -64,7 +75,9 @@ describe('graceful shutdown on SIGTERM', { skip: await postgresServerSkipReason(
     const abandoned = new AbortController();
     const gone = fetch(`${url}/api/v1/blocks/1`, { signal: abandoned.signal }).catch(() => 'aborted');
     for (let i = 0; i < 100; i++) {
-      const { rows } = await locker.query(`select 1 from pg_stat_activity where application_name = 'ledger-query-service' and wait_event_type = 'Lock'`);
+      const { rows } = await locker.query(
+        `select 1 from pg_stat_activity where application_name = 'ledger-query-service' and wait_event_type = 'Lock'`,
+      );
       if (rows.length > 1) break;
       await sleep(20);
     }
@@ -75,7 +88,10 @@ describe('graceful shutdown on SIGTERM', { skip: await postgresServerSkipReason(
     child.kill('SIGTERM');
     await sleep(300);
     // a new connection is refused; a request on a kept-alive one is answered 503 while closing
-    const late = await fetch(`${url}/api/v1/blocks/1`).then((r) => r.status, () => 'refused');
+    const late = await fetch(`${url}/api/v1/blocks/1`).then(
+      (r) => r.status,
+      () => 'refused',
+    );
     assert.ok(late === 'refused' || late === 503, `late request: ${late}`);
     await locker.query('commit');
     await locker.end();
@@ -89,14 +105,24 @@ describe('graceful shutdown on SIGTERM', { skip: await postgresServerSkipReason(
 
     const check = new pg.Client({ connectionString: scratch.url });
     await check.connect();
-    const { rows } = await check.query(`select count(*)::int as n from pg_stat_activity where application_name = 'ledger-query-service' and datname = current_database()`);
+    const { rows } = await check.query(
+      `select count(*)::int as n from pg_stat_activity where application_name = 'ledger-query-service' and datname = current_database()`,
+    );
     await check.end();
     assert.equal(rows[0].n, 0, 'the pool is closed');
   });
   /** Spawns `serve` at info level; resolves once it has said 'starting' (its signal handlers are in place). */
   const spawnStarting = async (databaseUrl: string) => {
     const child = spawn(process.execPath, [MAIN, 'serve'], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', LQS_HOST: '127.0.0.1', LQS_ADMIN_PORT: '0', LQS_LOG_LEVEL: 'info', LQS_DEMO_LOAD: 'false' },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        LQS_HOST: '127.0.0.1',
+        LQS_ADMIN_PORT: '0',
+        LQS_LOG_LEVEL: 'info',
+        LQS_DEMO_LOAD: 'false',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -115,12 +141,24 @@ describe('graceful shutdown on SIGTERM', { skip: await postgresServerSkipReason(
 
   it('exits 0 after SIGTERM or SIGINT at any moment of start-up, closing what is open', { timeout: 120_000 }, async () => {
     const outcomes: string[] = [];
-    for (const [delayMs, signal] of [[0, 'SIGTERM'], [20, 'SIGINT'], [60, 'SIGTERM'], [150, 'SIGTERM'], [300, 'SIGINT'], [600, 'SIGTERM'], [1200, 'SIGTERM']] as const) {
+    for (const [delayMs, signal] of [
+      [0, 'SIGTERM'],
+      [20, 'SIGINT'],
+      [60, 'SIGTERM'],
+      [150, 'SIGTERM'],
+      [300, 'SIGINT'],
+      [600, 'SIGTERM'],
+      [1200, 'SIGTERM'],
+    ] as const) {
       const serve = await spawnStarting(scratch.url);
       await sleep(delayMs);
       serve.child.kill(signal);
       const [code, bySignal] = await serve.exited;
-      const reached = serve.output().includes('listening on') ? 'listening' : serve.output().includes('database ready') ? 'database open' : 'opening';
+      const reached = serve.output().includes('listening on')
+        ? 'listening'
+        : serve.output().includes('database ready')
+          ? 'database open'
+          : 'opening';
       outcomes.push(`${signal} after ${delayMs} ms (${reached}): ${code ?? bySignal}`);
       assert.equal(code, 0, `${signal} after ${delayMs} ms (${reached}) exited with ${code ?? bySignal}: ${serve.stderr()}`);
       assert.equal(serve.stderr(), '');
@@ -128,7 +166,9 @@ describe('graceful shutdown on SIGTERM', { skip: await postgresServerSkipReason(
     console.log(outcomes.join('; '));
     const check = new pg.Client({ connectionString: scratch.url });
     await check.connect();
-    const { rows } = await check.query(`select count(*)::int as n from pg_stat_activity where application_name = 'ledger-query-service' and datname = current_database()`);
+    const { rows } = await check.query(
+      `select count(*)::int as n from pg_stat_activity where application_name = 'ledger-query-service' and datname = current_database()`,
+    );
     await check.end();
     assert.equal(rows[0].n, 0, 'no connection left open');
   });

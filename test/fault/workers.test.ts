@@ -115,7 +115,11 @@ describe('serve with two worker processes', { skip: await postgresServerSkipReas
     assert.equal(workerPids.length, 2);
     for (let i = 0; i < 10; i++) assert.equal((await get(`${base}/api/v1/blocks/1`)).status, 200);
     await waitFor(() => lines().filter((l) => l.msg === 'request completed').length >= 10, 'the request lines');
-    const served = new Set(lines().filter((l) => l.msg === 'request completed').map((l) => l.pid));
+    const served = new Set(
+      lines()
+        .filter((l) => l.msg === 'request completed')
+        .map((l) => l.pid),
+    );
     assert.deepEqual([...served].sort(), [...workerPids].sort(), 'both workers answered');
     // a scrape on either worker counts the requests of both (scrapes are not counted)
     for (let i = 0; i < 2; i++) {
@@ -135,16 +139,32 @@ describe('serve with two worker processes', { skip: await postgresServerSkipReas
     });
     assert.equal(response.status, 200);
     assert.equal(await response.text(), 'Logging level changed to: debug');
-    const changed = () => new Set(lines().filter((l) => l.msg === 'log level changed by the cluster primary' && l.to === 'debug').map((l) => l.pid));
+    const changed = () =>
+      new Set(
+        lines()
+          .filter((l) => l.msg === 'log level changed by the cluster primary' && l.to === 'debug')
+          .map((l) => l.pid),
+      );
     await waitFor(() => changed().size === 2, 'both workers to change level');
     for (let i = 0; i < 10; i++) await get(`${base}/api/v1/blocks/1`);
-    await waitFor(() => new Set(lines().filter((l) => l.msg === 'incoming request' && l.level === 20).map((l) => l.pid)).size === 2, 'debug lines of both workers');
+    await waitFor(
+      () =>
+        new Set(
+          lines()
+            .filter((l) => l.msg === 'incoming request' && l.level === 20)
+            .map((l) => l.pid),
+        ).size === 2,
+      'debug lines of both workers',
+    );
   });
 
   it('replaces a worker that dies, at the level set last', async () => {
     const victim = workerPids[0]!;
     process.kill(victim, 'SIGKILL');
-    await waitFor(() => lines().some((l) => l.msg === 'worker died' && l.pid === victim && l.signal === 'SIGKILL'), 'the death to be logged');
+    await waitFor(
+      () => lines().some((l) => l.msg === 'worker died' && l.pid === victim && l.signal === 'SIGKILL'),
+      'the death to be logged',
+    );
     await waitFor(() => lines().some((l) => l.msg === 'worker replaced'), 'the replacement');
     const replacement = lines().find((l) => l.msg === 'worker replaced')!.pid!;
     assert.ok(alive(replacement) && replacement !== victim);
@@ -164,7 +184,9 @@ describe('serve with two worker processes', { skip: await postgresServerSkipReas
     assert.doesNotMatch(stdout, /"worker died"[^\n]*"signal":"SIGTERM"/);
     const check = new pg.Client({ connectionString: scratch.url });
     await check.connect();
-    const { rows } = await check.query(`select count(*)::int as n from pg_stat_activity where application_name = 'ledger-query-service' and datname = current_database()`);
+    const { rows } = await check.query(
+      `select count(*)::int as n from pg_stat_activity where application_name = 'ledger-query-service' and datname = current_database()`,
+    );
     await check.end();
     assert.equal(rows[0].n, 0, 'the pools are closed');
   });
@@ -188,7 +210,16 @@ describe('serve with worker processes that keep dying at start-up', { skip: awai
 
   it('replaces a dead worker with a growing delay, then gives up with exit 1', { timeout: 90_000 }, async () => {
     const child = spawn(process.execPath, [MAIN, 'serve'], {
-      env: { ...process.env, DATABASE_URL: scratch.url, PORT: '0', LQS_HOST: '127.0.0.1', LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'info', LQS_DEMO_LOAD: 'false', LQS_SERVER_WORKERS: '2' },
+      env: {
+        ...process.env,
+        DATABASE_URL: scratch.url,
+        PORT: '0',
+        LQS_HOST: '127.0.0.1',
+        LQS_ADMIN_ENABLED: 'false',
+        LQS_LOG_LEVEL: 'info',
+        LQS_DEMO_LOAD: 'false',
+        LQS_SERVER_WORKERS: '2',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
@@ -196,7 +227,11 @@ describe('serve with worker processes that keep dying at start-up', { skip: awai
     let stderr = '';
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const lines = () => stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line);
+    const lines = () =>
+      stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Line);
     for (const start = Date.now(); !lines().some((l) => l.msg === 'workers ready'); await sleep(50)) {
       if (Date.now() - start > 30_000 || child.exitCode !== null) assert.fail(`serve did not start: ${stdout} ${stderr}`);
     }
@@ -210,7 +245,9 @@ describe('serve with worker processes that keep dying at start-up', { skip: awai
 
     const [code] = await exited;
     assert.equal(code, 1, stdout + stderr);
-    const delays = lines().filter((l) => l.msg === 'replacing the worker').map((l) => l.delayMs);
+    const delays = lines()
+      .filter((l) => l.msg === 'replacing the worker')
+      .map((l) => l.delayMs);
     assert.deepEqual(delays, [500, 1000, 2000, 4000, 8000]);
     assert.equal(lines().filter((l) => l.msg === 'replacement worker failed to start').length, 5);
     assert.ok(lines().some((l) => l.msg === 'giving up: workers keep dying at start-up'));

@@ -51,7 +51,15 @@ function snapshots(extra: Record<string, unknown[]> = {}) {
       { timestamp: S2, id: 2, balance: 1 },
       { timestamp: S3, id: 2, balance: 1 },
       { timestamp: S1, id: 8, balance: 400, tokens: [{ token_num: 5003, balance: 43 }] },
-      { timestamp: utc(2023, 11, 1), id: 8, balance: 500, tokens: [{ token_num: 5001, balance: 51 }, { token_num: 5002, balance: 52 }] },
+      {
+        timestamp: utc(2023, 11, 1),
+        id: 8,
+        balance: 500,
+        tokens: [
+          { token_num: 5001, balance: 51 },
+          { token_num: 5002, balance: 52 },
+        ],
+      },
       { timestamp: S2, id: 8, balance: 600, tokens: [{ token_num: 5001, balance: 61 }] },
       ...(extra.balances ?? []),
     ],
@@ -98,7 +106,11 @@ describe('account as of a timestamp', () => {
     let res = await get(harness(), `/api/v1/accounts/0.0.8?timestamp=lt:${at(0)}`);
     assert.equal(res.status, 404);
     assert.deepEqual(res.body, errorOf('Not found'));
-    for (const qs of [`timestamp=gt:${at(5)}&timestamp=lt:${at(5)}`, `timestamp=gte:${at(6)}&timestamp=lte:${at(5)}`, `timestamp=gt:${at(5)}&timestamp=lte:${at(5)}`]) {
+    for (const qs of [
+      `timestamp=gt:${at(5)}&timestamp=lt:${at(5)}`,
+      `timestamp=gte:${at(6)}&timestamp=lte:${at(5)}`,
+      `timestamp=gt:${at(5)}&timestamp=lte:${at(5)}`,
+    ]) {
       res = await get(harness(), `/api/v1/accounts/0.0.8?${qs}`);
       assert.equal(res.status, 404, qs);
       assert.deepEqual(res.body, errorOf('Timestamp range is empty'), qs);
@@ -122,7 +134,11 @@ describe('account as of a timestamp', () => {
     });
 
     body = await account(`timestamp=lte:${formatTimestamp(S2)}&order=desc`);
-    assert.deepEqual(body.balance.tokens.map((t: { token_id: string }) => t.token_id), ['0.0.5001', '0.0.5002'], 'always by token id ascending');
+    assert.deepEqual(
+      body.balance.tokens.map((t: { token_id: string }) => t.token_id),
+      ['0.0.5001', '0.0.5002'],
+      'always by token id ascending',
+    );
 
     body = await account(`timestamp=lt:${formatTimestamp(S2)}`);
     assert.deepEqual(body.balance, { balance: 400, timestamp: formatTimestamp(S1), tokens: [{ token_id: '0.0.5003', balance: 43 }] });
@@ -144,7 +160,9 @@ describe('account as of a timestamp', () => {
     const current = { balance: 999, timestamp: '1702000000.000000000', tokens: [] };
     // the window starts on the first of the month before min(upper, now): Nov 1 for an upper bound in December;
     // the ne values also rule out the current version, which contains them
-    let body = await account(`timestamp=lte:${formatTimestamp(S3)}&timestamp=ne:${formatTimestamp(S3)}&timestamp=ne:${formatTimestamp(S2)}`);
+    let body = await account(
+      `timestamp=lte:${formatTimestamp(S3)}&timestamp=ne:${formatTimestamp(S3)}&timestamp=ne:${formatTimestamp(S2)}`,
+    );
     assert.deepEqual(body.balance, older, 'Oct 15 is before the window');
     body = await account(`timestamp=gt:${formatTimestamp(S3)}`);
     assert.deepEqual(body.balance, current, 'nothing after the last snapshot');
@@ -177,6 +195,10 @@ describe('account as of a timestamp', () => {
       ],
     });
     body = await account(`${upper}&timestamp=ne:${formatTimestamp(utc(2023, 11, 1))}`);
-    assert.deepEqual(body.balance, { balance: 888, timestamp: '1697000000.000000000', tokens: [] }, 'Oct 31 23:59:59.999999999 is outside the window');
+    assert.deepEqual(
+      body.balance,
+      { balance: 888, timestamp: '1697000000.000000000', tokens: [] },
+      'Oct 31 23:59:59.999999999 is outside the window',
+    );
   });
 });

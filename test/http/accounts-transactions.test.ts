@@ -34,8 +34,23 @@ function sources() {
       { consensus_timestamp: ns(13), payerAccountId: '0.0.8', nonce: 1, type: 11, ...quiet }, // account create
       { consensus_timestamp: ns(14), payerAccountId: '0.0.8', nonce: 1, type: 15, ...quiet }, // account update
       { consensus_timestamp: ns(15), payerAccountId: '0.0.9', type: 36, ...quiet }, // entity_transaction
-      { consensus_timestamp: ns(16), payerAccountId: '0.0.9', type: 37, ...quiet, token_transfer_list: [{ token_id: '0.0.5001', account: '0.0.8', amount: 1 }] },
-      { consensus_timestamp: ns(17), payerAccountId: '0.0.9', type: 999, ...quiet, transfers: [{ account: '0.0.9', amount: -1 }, { account: '0.0.8', amount: 1 }] },
+      {
+        consensus_timestamp: ns(16),
+        payerAccountId: '0.0.9',
+        type: 37,
+        ...quiet,
+        token_transfer_list: [{ token_id: '0.0.5001', account: '0.0.8', amount: 1 }],
+      },
+      {
+        consensus_timestamp: ns(17),
+        payerAccountId: '0.0.9',
+        type: 999,
+        ...quiet,
+        transfers: [
+          { account: '0.0.9', amount: -1 },
+          { account: '0.0.8', amount: 1 },
+        ],
+      },
       { consensus_timestamp: ns(18), payerAccountId: '0.0.9', ...quiet }, // not involving 0.0.8
     ],
     entityTransactions: [{ consensus_timestamp: ns(15), entity_id: '0.0.8', payer_account_id: '0.0.9', result: 22, type: 36 }],
@@ -66,10 +81,23 @@ function many(count = 65) {
         entityTransactions.push({ consensus_timestamp: ns(k), entity_id: '0.0.8', payer_account_id: '0.0.9', result: 22, type: 14 });
         break;
       case 2:
-        transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.9', nodeAccountId: '0.0.3', transfers: [{ account: '0.0.8', amount: 1 }, { account: '0.0.9', amount: -1 }] });
+        transactions.push({
+          consensus_timestamp: ns(k),
+          payerAccountId: '0.0.9',
+          nodeAccountId: '0.0.3',
+          transfers: [
+            { account: '0.0.8', amount: 1 },
+            { account: '0.0.9', amount: -1 },
+          ],
+        });
         break;
       default:
-        transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.9', ...quiet, token_transfer_list: [{ token_id: '0.0.5001', account: '0.0.8', amount: 2 }] });
+        transactions.push({
+          consensus_timestamp: ns(k),
+          payerAccountId: '0.0.9',
+          ...quiet,
+          token_transfer_list: [{ token_id: '0.0.5001', account: '0.0.8', amount: 2 }],
+        });
     }
   }
   return {
@@ -123,7 +151,9 @@ describe('account transactions', () => {
           batch_key: '1220' + ED25519,
           transaction_hash: HASH.toString('hex'),
           transaction_bytes: 'abc',
-          max_custom_fees: [{ accountId: { accountNum: 10 }, fees: [{ amount: 100, denominatingTokenId: { tokenNum: 5001 } }, { amount: 7 }] }],
+          max_custom_fees: [
+            { accountId: { accountNum: 10 }, fees: [{ amount: 100, denominatingTokenId: { tokenNum: 5001 } }, { amount: 7 }] },
+          ],
           nft_transfer: [
             { receiver_account_id: '0.0.9', sender_account_id: '0.0.8', serial_number: 3, token_id: '0.0.6001', is_approval: true },
             { receiver_account_id: '0.0.8', sender_account_id: null, serial_number: 4, token_id: '0.0.6001' },
@@ -140,8 +170,24 @@ describe('account transactions', () => {
             { token_id: '0.0.5002', account: '0.0.8', amount: -3 },
           ],
         },
-        { consensus_timestamp: ns(2), payerAccountId: '0.0.800', transfers: [{ account: '0.0.800', amount: -50 }, { account: '0.0.8', amount: 50 }] },
-        { consensus_timestamp: ns(3), payerAccountId: '0.0.9', type: 999, result: 11, transfers: [{ account: '0.0.9', amount: -1 }, { account: '0.0.8', amount: 1 }] },
+        {
+          consensus_timestamp: ns(2),
+          payerAccountId: '0.0.800',
+          transfers: [
+            { account: '0.0.800', amount: -50 },
+            { account: '0.0.8', amount: 50 },
+          ],
+        },
+        {
+          consensus_timestamp: ns(3),
+          payerAccountId: '0.0.9',
+          type: 999,
+          result: 11,
+          transfers: [
+            { account: '0.0.9', amount: -1 },
+            { account: '0.0.8', amount: 1 },
+          ],
+        },
         { consensus_timestamp: ns(4), payerAccountId: '0.0.8', nonce: 2, parent_consensus_timestamp: ns(1) },
       ],
       stakingRewardTransfers: [
@@ -232,7 +278,11 @@ describe('account transactions', () => {
     const res = await list('limit=1');
     assert.deepEqual(timestampsOf(res), [], 'the orphan transfer took the only place');
     assert.equal(res.body.links.next, null);
-    assert.deepEqual(timestampsOf(await list('limit=1&transactiontype=cryptotransfer')), [ts(12)], 'a type filter needs the transaction row');
+    assert.deepEqual(
+      timestampsOf(await list('limit=1&transactiontype=cryptotransfer')),
+      [ts(12)],
+      'a type filter needs the transaction row',
+    );
   });
 
   it('filters by transaction type, in any case, through the transfers’ transactions', async () => {
@@ -298,21 +348,43 @@ describe('account transactions', () => {
     assert.deepEqual(await pageThrough('/api/v1/accounts/0.0.8?limit=13&order=asc'), setup.expected, 'a last page that is exactly full');
 
     const bounded = setup.expected.filter((t) => t >= ts(20) && t <= ts(100));
-    assert.deepEqual(await pageThrough(`/api/v1/accounts/0.0.8?timestamp=gte:${ts(20)}&timestamp=lte:${ts(100)}&limit=5`), [...bounded].reverse());
-    assert.deepEqual(await pageThrough(`/api/v1/accounts/0.0.8?timestamp=gte:${ts(20)}&timestamp=lte:${ts(100)}&limit=5&order=asc`), bounded);
+    assert.deepEqual(
+      await pageThrough(`/api/v1/accounts/0.0.8?timestamp=gte:${ts(20)}&timestamp=lte:${ts(100)}&limit=5`),
+      [...bounded].reverse(),
+    );
+    assert.deepEqual(
+      await pageThrough(`/api/v1/accounts/0.0.8?timestamp=gte:${ts(20)}&timestamp=lte:${ts(100)}&limit=5&order=asc`),
+      bounded,
+    );
   });
 
   it('lists types through transfers in transactions others pay the same whether the walk finishes or a merge or probes complete it', async () => {
     const transactions: Record<string, unknown>[] = [];
-    const expected: Record<string, string[]> = { CRYPTOTRANSFER: [], 'TOKENMINT&transactiontype=CRYPTOTRANSFER': [], UNKNOWN: [], 'UNKNOWN&transactiontype=TOKENMINT': [] };
+    const expected: Record<string, string[]> = {
+      CRYPTOTRANSFER: [],
+      'TOKENMINT&transactiontype=CRYPTOTRANSFER': [],
+      UNKNOWN: [],
+      'UNKNOWN&transactiontype=TOKENMINT': [],
+    };
     const quiet = { nodeAccountId: '0.0.3', charged_tx_fee: 0 };
     for (let i = 0; i < 60; i++) {
       const k = 2 * i;
-      transactions.push({ consensus_timestamp: ns(k + 1), payerAccountId: '0.0.9', ...quiet, transfers: [{ account: '0.0.10', amount: 1 }] });
+      transactions.push({
+        consensus_timestamp: ns(k + 1),
+        payerAccountId: '0.0.9',
+        ...quiet,
+        transfers: [{ account: '0.0.10', amount: 1 }],
+      });
       if (i % 3 === 1) {
         // a transfer to 0.0.8 in a transaction of another type: token mint, or types without a name
         const type = i % 2 === 0 ? 37 : 990 + (i % 4);
-        transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.9', type, ...quiet, transfers: [{ account: '0.0.8', amount: 1 }] });
+        transactions.push({
+          consensus_timestamp: ns(k),
+          payerAccountId: '0.0.9',
+          type,
+          ...quiet,
+          transfers: [{ account: '0.0.8', amount: 1 }],
+        });
         if (type === 37) expected['TOKENMINT&transactiontype=CRYPTOTRANSFER']!.push(ts(k));
         else expected.UNKNOWN!.push(ts(k));
         expected['UNKNOWN&transactiontype=TOKENMINT']!.push(ts(k));
@@ -321,13 +393,31 @@ describe('account transactions', () => {
       expected.CRYPTOTRANSFER!.push(ts(k));
       expected['TOKENMINT&transactiontype=CRYPTOTRANSFER']!.push(ts(k));
       if (i % 7 === 0) transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.8', ...quiet });
-      else if (i % 3 === 0) transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.9', ...quiet, transfers: [{ account: '0.0.8', amount: 1 }, { account: '0.0.9', amount: -1 }] });
-      else transactions.push({ consensus_timestamp: ns(k), payerAccountId: '0.0.9', ...quiet, token_transfer_list: [{ token_id: '0.0.5001', account: '0.0.8', amount: 2 }] });
+      else if (i % 3 === 0)
+        transactions.push({
+          consensus_timestamp: ns(k),
+          payerAccountId: '0.0.9',
+          ...quiet,
+          transfers: [
+            { account: '0.0.8', amount: 1 },
+            { account: '0.0.9', amount: -1 },
+          ],
+        });
+      else
+        transactions.push({
+          consensus_timestamp: ns(k),
+          payerAccountId: '0.0.9',
+          ...quiet,
+          token_transfer_list: [{ token_id: '0.0.5001', account: '0.0.8', amount: 2 }],
+        });
     }
     await harness().prepare({ accounts: [...account8(130), { num: 9 }, { num: 10 }], transactions });
     const saved = typedPageTuning.transferWalkLimit;
     const ways: (TransferJoin | null)[] = [null, 'merge', 'probe by account', 'probe by type'];
-    const runs: [number, TransferJoin | null][] = [[saved, null], ...[3, 1].flatMap((walk) => ways.map((way): [number, TransferJoin | null] => [walk, way]))];
+    const runs: [number, TransferJoin | null][] = [
+      [saved, null],
+      ...[3, 1].flatMap((walk) => ways.map((way): [number, TransferJoin | null] => [walk, way])),
+    ];
     try {
       for (const [walkLimit, way] of runs) {
         typedPageTuning.transferWalkLimit = walkLimit;
@@ -351,10 +441,20 @@ describe('account transactions', () => {
     await harness().prepare(many().setup);
     let res = await list(`limit=2&transactionType=CRYPTOTRANSFER&timestamp=lte:${ts(200)}`);
     assert.equal(res.body.links.next, `/api/v1/accounts/0.0.8?limit=2&transactiontype=CRYPTOTRANSFER&timestamp=lt:${ts(126)}`);
-    res = await get(harness(), `/api/v1/accounts/0x0000000000000000000000000000000000000008?order=asc&limit=2&timestamp=gt:${ts(0)}&timestamp=ne:${ts(4)}`);
-    assert.equal(res.body.links.next, `/api/v1/accounts/0x0000000000000000000000000000000000000008?order=asc&limit=2&timestamp=ne:${ts(4)}&timestamp=gt:${ts(6)}`);
+    res = await get(
+      harness(),
+      `/api/v1/accounts/0x0000000000000000000000000000000000000008?order=asc&limit=2&timestamp=gt:${ts(0)}&timestamp=ne:${ts(4)}`,
+    );
+    assert.equal(
+      res.body.links.next,
+      `/api/v1/accounts/0x0000000000000000000000000000000000000008?order=asc&limit=2&timestamp=ne:${ts(4)}&timestamp=gt:${ts(6)}`,
+    );
     res = await list(`order=asc&limit=2&timestamp=ne:${ts(4)}&timestamp=gt:${ts(0)}`);
-    assert.equal(res.body.links.next, `/api/v1/accounts/0.0.8?order=asc&limit=2&timestamp=ne:${ts(4)}`, 'a first value without a range operator blocks the append');
+    assert.equal(
+      res.body.links.next,
+      `/api/v1/accounts/0.0.8?order=asc&limit=2&timestamp=ne:${ts(4)}`,
+      'a first value without a range operator blocks the append',
+    );
     res = await list(`limit=2&timestamp=gte:${ts(124)}`);
     assert.equal(res.body.links.next, `/api/v1/accounts/0.0.8?limit=2&timestamp=gte:${ts(124)}&timestamp=lt:${ts(126)}`);
     res = await list(`limit=2&timestamp=gte:${ts(126)}`);

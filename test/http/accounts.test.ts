@@ -35,7 +35,14 @@ function setup() {
         timestamp_range: '[1600000000000000002,)',
       },
       // no evm_address, 20-byte alias; expiry computed from created + auto renew period; deleted
-      { num: 1002, alias: base32Encode(Buffer.from(EVM_ALIAS_BYTES, 'hex')), created_timestamp: '1000000000000000000', auto_renew_period: 100, deleted: true, delegation_address: '00'.repeat(20) },
+      {
+        num: 1002,
+        alias: base32Encode(Buffer.from(EVM_ALIAS_BYTES, 'hex')),
+        created_timestamp: '1000000000000000000',
+        auto_renew_period: 100,
+        deleted: true,
+        delegation_address: '00'.repeat(20),
+      },
       // neither: long-zero address, no expiry
       { num: 1003, created_timestamp: '1000000000000000000', staked_node_id: 2, stake_period_start: -1, decline_reward: true },
       { num: 2, memo: 'Mirror node created synthetic treasury account' },
@@ -135,7 +142,10 @@ describe('account', () => {
       assert.equal(body.pending_reward, expected, JSON.stringify({ account, stake }));
       const stakedToNode = account.staked_node_id !== -1;
       assert.equal(body.staked_node_id, stakedToNode ? 1 : null);
-      assert.equal(body.stake_period_start, stakedToNode ? `${(BigInt(account.stake_period_start as number) * DAY_NS) / 1_000_000_000n}.000000000` : null);
+      assert.equal(
+        body.stake_period_start,
+        stakedToNode ? `${(BigInt(account.stake_period_start as number) * DAY_NS) / 1_000_000_000n}.000000000` : null,
+      );
     }
   });
 
@@ -150,7 +160,10 @@ describe('account', () => {
     await harness().prepare(setup());
     for (const order of ['asc', 'desc']) {
       const tokens = (await get(harness(), `/api/v1/accounts/1001?order=${order}`)).body.balance.tokens;
-      assert.deepEqual(tokens.map((t: { token_id: string }) => t.token_id), ['0.0.5001', '0.0.5003', '0.0.5004']);
+      assert.deepEqual(
+        tokens.map((t: { token_id: string }) => t.token_id),
+        ['0.0.5001', '0.0.5003', '0.0.5004'],
+      );
     }
     harness().config.response.limit.tokenBalance.singleAccount = 2;
     const tokens = (await get(harness(), '/api/v1/accounts/1001')).body.balance.tokens;
@@ -209,7 +222,10 @@ describe('account path forms', () => {
     assert.equal(expected.account, '0.0.1001');
     assert.equal(historical.account, '0.0.1001');
     for (const path of Object.keys(lookups())) {
-      for (const [query, body] of [['transactions=false', expected], [`transactions=false&${asOf}`, historical]] as const) {
+      for (const [query, body] of [
+        ['transactions=false', expected],
+        [`transactions=false&${asOf}`, historical],
+      ] as const) {
         const url = `/api/v1/accounts/${path}?${query}`;
         const queries = await harness().captureQueries(async () => assert.deepEqual((await get(harness(), url)).body, body, url));
         assert.equal(queries.length, 1, `${url}: one statement`);
@@ -221,7 +237,12 @@ describe('account path forms', () => {
   });
 
   it('reports unknown and ambiguous aliases and addresses from the account statement too', async () => {
-    await harness().prepare({ accounts: [{ num: 10, alias: ALIAS }, { num: 11, alias: ALIAS }] });
+    await harness().prepare({
+      accounts: [
+        { num: 10, alias: ALIAS },
+        { num: 11, alias: ALIAS },
+      ],
+    });
     for (const query of ['transactions=false', 'timestamp=lte:1700000000', 'transactions=false&timestamp=lte:1700000000']) {
       let res = await get(harness(), `/api/v1/accounts/${ALIAS}?${query}`);
       assert.equal(res.status, 500, query);
@@ -263,7 +284,12 @@ describe('account path forms', () => {
   });
 
   it('answers 500 when an alias matches two live accounts', async () => {
-    await harness().prepare({ accounts: [{ num: 10, alias: ALIAS }, { num: 11, alias: ALIAS }] });
+    await harness().prepare({
+      accounts: [
+        { num: 10, alias: ALIAS },
+        { num: 11, alias: ALIAS },
+      ],
+    });
     const res = await get(harness(), `/api/v1/accounts/${ALIAS}`);
     assert.equal(res.status, 500);
     assert.deepEqual(res.body, errorOf('Internal error'));
@@ -327,7 +353,10 @@ describe('account query parameters', () => {
       ['account.id=1', ['Unknown query parameter: account.id']],
       ['foo=1&limit=abc&order=sideways', ['Invalid parameter: limit', 'Invalid parameter: order', 'Unknown query parameter: foo']],
       ['timestamp[a]=1', ['Invalid parameter: timestamp']],
-      ['timestamp=1&timestamp=2&timestamp=3&timestamp=4&timestamp=5&TIMESTAMP=6&timestamp=7&timestamp=8&timestamp=9', ['Parameter values count exceeds maximum number allowed: timestamp count: 9 max: 8']],
+      [
+        'timestamp=1&timestamp=2&timestamp=3&timestamp=4&timestamp=5&TIMESTAMP=6&timestamp=7&timestamp=8&timestamp=9',
+        ['Parameter values count exceeds maximum number allowed: timestamp count: 9 max: 8'],
+      ],
     ];
     for (const [qs, messages] of cases) {
       const res = await get(harness(), `/api/v1/accounts/1001?${qs}`);
@@ -348,7 +377,12 @@ describe('account query parameters', () => {
 
   it('does not fail on timestamps beyond the int64 range', async () => {
     await harness().prepare(setup());
-    for (const qs of ['timestamp=9999999999', 'timestamp=gt:9999999999.999999999', 'timestamp=lte:9999999999&timestamp=ne:9999999999.1', 'timestamp=gte:9223372036.854775807']) {
+    for (const qs of [
+      'timestamp=9999999999',
+      'timestamp=gt:9999999999.999999999',
+      'timestamp=lte:9999999999&timestamp=ne:9999999999.1',
+      'timestamp=gte:9223372036.854775807',
+    ]) {
       const res = await get(harness(), `/api/v1/accounts/1001?${qs}`);
       assert.ok([200, 404].includes(res.status), `${qs}: ${res.status} ${res.text}`);
     }
@@ -370,10 +404,27 @@ describe('account in a non-zero shard and realm', () => {
         { timestamp: SNAPSHOT, id: 2, balance: 1 },
         { timestamp: SNAPSHOT, id: 8, balance: 5, tokens: [{ token_num: 5001, balance: 6 }] },
       ],
-      transactions: [{ consensus_timestamp: SNAPSHOT + 1n, payerAccountId: 800, transfers: [{ account: 800, amount: -3 }, { account: 8, amount: 3 }] }],
+      transactions: [
+        {
+          consensus_timestamp: SNAPSHOT + 1n,
+          payerAccountId: 800,
+          transfers: [
+            { account: 800, amount: -3 },
+            { account: 8, amount: 3 },
+          ],
+        },
+      ],
       stakingRewardTransfers: [{ consensus_timestamp: SNAPSHOT + 1n, account_id: 8, amount: 3 }],
     });
-    for (const path of ['8', '2.8', '1.2.8', '0x0000000000000000000000000000000000000008', '1.2.0000000000000000000000000000000000000008', ALIAS, '1.2.' + ALIAS]) {
+    for (const path of [
+      '8',
+      '2.8',
+      '1.2.8',
+      '0x0000000000000000000000000000000000000008',
+      '1.2.0000000000000000000000000000000000000008',
+      ALIAS,
+      '1.2.' + ALIAS,
+    ]) {
       const res = await get(harness(), `/api/v1/accounts/${path}`);
       assert.equal(res.status, 200, `${path}: ${res.text}`);
       assert.equal(res.body.account, '1.2.8', path);

@@ -15,7 +15,11 @@ const AUTH = 'Basic ' + Buffer.from('ops:pw').toString('base64');
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 const changeLevel = (base: string, level: string) =>
-  fetch(`${base}/change-log-level`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ level }) });
+  fetch(`${base}/change-log-level`, {
+    method: 'POST',
+    headers: { authorization: AUTH, 'content-type': 'application/json' },
+    body: JSON.stringify({ level }),
+  });
 
 async function refusesConnections(url: string): Promise<boolean> {
   try {
@@ -93,7 +97,16 @@ describe('admin and public listeners', () => {
 
   it('serve prints where both listeners are and SIGTERM closes both', { timeout: 60_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lqs-serve-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LQS_HOST: '127.0.0.1', LQS_ADMIN_PORT: '0', LQS_ADMIN_USERS: 'ops:pw', LQS_DB_DATADIR: dataDir, LQS_DEMO_LOAD: 'false', LQS_LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: '0',
+      LQS_HOST: '127.0.0.1',
+      LQS_ADMIN_PORT: '0',
+      LQS_ADMIN_USERS: 'ops:pw',
+      LQS_DB_DATADIR: dataDir,
+      LQS_DEMO_LOAD: 'false',
+      LQS_LOG_LEVEL: 'warn',
+    };
     delete env.DATABASE_URL;
     delete env.LQS_CONFIG_FILE;
     const child = spawn(process.execPath, [MAIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -111,7 +124,10 @@ describe('admin and public listeners', () => {
         });
         void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}${stdout}`)));
       });
-      assert.match(stdout, /Admin listener: http:\/\/127\.0\.0\.1:\d+ \(POST http:\/\/127\.0\.0\.1:\d+\/change-log-level, HTTP Basic auth\)/);
+      assert.match(
+        stdout,
+        /Admin listener: http:\/\/127\.0\.0\.1:\d+ \(POST http:\/\/127\.0\.0\.1:\d+\/change-log-level, HTTP Basic auth\)/,
+      );
       assert.equal((await fetch(`${urls.publicUrl}/health/liveness`)).status, 200);
       assert.equal((await changeLevel(urls.publicUrl, 'info')).status, 404);
       assert.equal((await changeLevel(urls.adminUrl, 'info')).status, 200);

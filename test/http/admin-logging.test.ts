@@ -53,7 +53,12 @@ describe('log level changes reach the public app', () => {
   });
 
   const change = async (level: string) => {
-    const res = await adminApp.inject({ method: 'POST', url: '/change-log-level', headers: { authorization: AUTH, 'content-type': 'application/json' }, payload: JSON.stringify({ level }) });
+    const res = await adminApp.inject({
+      method: 'POST',
+      url: '/change-log-level',
+      headers: { authorization: AUTH, 'content-type': 'application/json' },
+      payload: JSON.stringify({ level }),
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.body, `Logging level changed to: ${level}`);
   };
@@ -64,7 +69,10 @@ describe('log level changes reach the public app', () => {
     lines = [];
     await probe();
     assert.ok(messages().includes('request completed'), 'the public app logs its requests at info');
-    assert.deepEqual(lines.filter((l) => l.level < 30), []);
+    assert.deepEqual(
+      lines.filter((l) => l.level < 30),
+      [],
+    );
 
     await change('debug');
     lines = [];
@@ -74,7 +82,11 @@ describe('log level changes reach the public app', () => {
       assert.equal(line?.level, DEBUG, msg);
     }
     assert.ok(!messages().includes('public request trace line'));
-    assert.equal(lines.find((l) => l.msg === 'public request debug line')?.listener, undefined, 'a line of the public app, not the admin one');
+    assert.equal(
+      lines.find((l) => l.msg === 'public request debug line')?.listener,
+      undefined,
+      'a line of the public app, not the admin one',
+    );
   });
 
   it('shows trace lines after switching to silly', async () => {
@@ -95,7 +107,10 @@ describe('log level changes reach the public app', () => {
     assert.deepEqual(res.json(), { level: 'warn' });
     early.info('early child info line');
     root.info('root info line');
-    assert.deepEqual(lines.filter((l) => l.level < WARN), []);
+    assert.deepEqual(
+      lines.filter((l) => l.level < WARN),
+      [],
+    );
     // refusals are still logged at warn
     await adminApp.inject({ url: '/change-log-level' });
     assert.deepEqual(
@@ -131,7 +146,12 @@ describe('log level changes reach the public app', () => {
 
   it('is not served by the public app', async () => {
     for (const method of ['GET', 'POST'] as const) {
-      const res = await harness().app.inject({ method, url: '/change-log-level', headers: { authorization: AUTH, 'content-type': 'application/json' }, payload: method === 'POST' ? '{"level":"debug"}' : undefined });
+      const res = await harness().app.inject({
+        method,
+        url: '/change-log-level',
+        headers: { authorization: AUTH, 'content-type': 'application/json' },
+        payload: method === 'POST' ? '{"level":"debug"}' : undefined,
+      });
       assert.equal(res.statusCode, 404);
       assert.deepEqual(res.json(), errorOf('Not found'));
     }

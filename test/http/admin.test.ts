@@ -28,7 +28,10 @@ interface Admin {
   advance(ms: number): void;
 }
 
-async function adminApp(admin: Partial<Config['admin']> = { users: [`${USER}:${PASSWORD}`] }, refusalLogIntervalMs?: number): Promise<Admin> {
+async function adminApp(
+  admin: Partial<Config['admin']> = { users: [`${USER}:${PASSWORD}`] },
+  refusalLogIntervalMs?: number,
+): Promise<Admin> {
   const config = defaultConfig();
   Object.assign(config.admin, admin);
   const raw: string[] = [];
@@ -52,7 +55,13 @@ const basic = (user: string, password: string) => 'Basic ' + Buffer.from(`${user
 const AUTH = basic(USER, PASSWORD);
 
 function post(app: FastifyInstance, payload: string, headers: Record<string, string> = {}, extra: Partial<InjectOptions> = {}) {
-  return app.inject({ method: 'POST', url: '/change-log-level', payload, headers: { authorization: AUTH, 'content-type': 'application/json', ...headers }, ...extra });
+  return app.inject({
+    method: 'POST',
+    url: '/change-log-level',
+    payload,
+    headers: { authorization: AUTH, 'content-type': 'application/json', ...headers },
+    ...extra,
+  });
 }
 
 async function currentLevel(app: FastifyInstance): Promise<string> {
@@ -85,7 +94,10 @@ describe('admin listener: POST /change-log-level', () => {
     const refused = await app.inject({ url: '/change-log-level', headers: { 'x-request-id': 'ops-probe-2' } });
     assert.equal(refused.statusCode, 401);
     assert.equal(refused.headers['x-request-id'], 'ops-probe-2');
-    assert.match(String((await app.inject({ url: '/change-log-level', headers: { 'x-request-id': 'bad id' } })).headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    assert.match(
+      String((await app.inject({ url: '/change-log-level', headers: { 'x-request-id': 'bad id' } })).headers['x-request-id']),
+      /^[0-9a-f-]{36}$/,
+    );
     const completed = admin.lines.find((l) => l.requestId === 'ops-change-1' && l.msg === 'request completed');
     assert.equal(completed?.status, 200);
     assert.equal(completed?.method, 'POST');
@@ -135,7 +147,12 @@ describe('admin listener: POST /change-log-level', () => {
     ['an upper-case level', 'application/json', '{"level":"DEBUG"}', ['Invalid level: must be one of error, warn, info, debug, silly']],
     ['a numeric level', 'application/json', '{"level":20}', ['Invalid level: must be one of error, warn, info, debug, silly']],
     ['a null level', 'application/json', '{"level":null}', ['Invalid level: must be one of error, warn, info, debug, silly']],
-    ['an oversize body', 'application/json', JSON.stringify({ level: 'debug', pad: 'x'.repeat(ADMIN_BODY_LIMIT) }), [`Request body is larger than ${ADMIN_BODY_LIMIT} bytes`]],
+    [
+      'an oversize body',
+      'application/json',
+      JSON.stringify({ level: 'debug', pad: 'x'.repeat(ADMIN_BODY_LIMIT) }),
+      [`Request body is larger than ${ADMIN_BODY_LIMIT} bytes`],
+    ],
   ];
   for (const [name, contentType, payload, messages] of invalid) {
     it(`answers 400 for ${name}, leaves the level unchanged and logs the refusal`, async () => {
@@ -186,7 +203,12 @@ describe('admin listener: authentication', () => {
     ['no Authorization header', {}, 'Missing or bad formatted authorization header', undefined],
     ['another scheme', { authorization: 'Bearer abc' }, 'Missing or bad formatted authorization header', undefined],
     ['a Basic header without credentials', { authorization: 'Basic' }, 'Missing or bad formatted authorization header', undefined],
-    ['credentials without a colon', { authorization: 'Basic ' + Buffer.from('opsonly').toString('base64') }, 'Missing or bad formatted authorization header', undefined],
+    [
+      'credentials without a colon',
+      { authorization: 'Basic ' + Buffer.from('opsonly').toString('base64') },
+      'Missing or bad formatted authorization header',
+      undefined,
+    ],
     ['a header that is not base64', { authorization: 'Basic ops:pw' }, 'Missing or bad formatted authorization header', undefined],
     ['a wrong user', { authorization: basic('root', PASSWORD) }, 'Invalid user name or password', 'root'],
     ['a wrong password', { authorization: basic(USER, 'wrong') }, 'Invalid user name or password', USER],
@@ -197,7 +219,13 @@ describe('admin listener: authentication', () => {
     it(`answers 401 with a challenge for ${name}, on GET and POST, and logs it`, async () => {
       const a = await adminApp();
       for (const method of ['GET', 'POST'] as const) {
-        const res = await a.app.inject({ method, url: '/change-log-level', headers: { ...headers, 'content-type': 'application/json' }, payload: method === 'POST' ? '{"level":"debug"}' : undefined, remoteAddress: '10.0.0.7' });
+        const res = await a.app.inject({
+          method,
+          url: '/change-log-level',
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: method === 'POST' ? '{"level":"debug"}' : undefined,
+          remoteAddress: '10.0.0.7',
+        });
         assert.equal(res.statusCode, 401);
         assert.match(String(res.headers['www-authenticate']), /^Basic realm="ledger-query-service admin"/);
         assert.match(String(res.headers['content-type']), /^application\/json/);
@@ -219,16 +247,30 @@ describe('admin listener: authentication', () => {
     const a = await adminApp({ users: [], usersFile: '', maxFailures: 0 });
     const startup = warnings(a, 'no admin credentials configured (admin.users, admin.usersFile): /change-log-level refuses every request');
     assert.equal(startup.length, 1);
-    for (const headers of [{}, { authorization: basic('', '') }, { authorization: basic(USER, PASSWORD) }, { authorization: basic('admin', 'admin') }]) {
+    for (const headers of [
+      {},
+      { authorization: basic('', '') },
+      { authorization: basic(USER, PASSWORD) },
+      { authorization: basic('admin', 'admin') },
+    ]) {
       for (const method of ['GET', 'POST'] as const) {
-        const res = await a.app.inject({ method, url: '/change-log-level', headers: { ...headers, 'content-type': 'application/json' }, payload: method === 'POST' ? '{"level":"debug"}' : undefined });
+        const res = await a.app.inject({
+          method,
+          url: '/change-log-level',
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: method === 'POST' ? '{"level":"debug"}' : undefined,
+        });
         assert.equal(res.statusCode, 401);
         assert.match(String(res.headers['www-authenticate']), /^Basic realm=/);
-        if ('authorization' in headers) assert.deepEqual(res.json(), errorOf('No admin credentials are configured: every request is refused'));
+        if ('authorization' in headers)
+          assert.deepEqual(res.json(), errorOf('No admin credentials are configured: every request is refused'));
       }
     }
     assert.equal(a.logger.level, 'info');
-    assert.equal(warnings(a, 'no admin credentials configured (admin.users, admin.usersFile): /change-log-level refuses every request').length, 1);
+    assert.equal(
+      warnings(a, 'no admin credentials configured (admin.users, admin.usersFile): /change-log-level refuses every request').length,
+      1,
+    );
   });
 
   it('accepts scrypt-hashed passwords and refuses wrong ones', async () => {
@@ -259,7 +301,12 @@ describe('admin listener: authentication', () => {
       assert.equal((await post(a.app, '{"level":"warn"}', { authorization: basic('bob', 'bob:pw with colon') })).statusCode, 200);
       assert.equal((await post(a.app, '{"level":"info"}')).statusCode, 200);
       assert.equal((await post(a.app, '{"level":"debug"}', { authorization: basic('alice', 'bob:pw with colon') })).statusCode, 401);
-      assert.equal(warnings(a, 'log level changed').map((l) => l.user).join(), 'alice,bob,ops');
+      assert.equal(
+        warnings(a, 'log level changed')
+          .map((l) => l.user)
+          .join(),
+        'alice,bob,ops',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -274,10 +321,17 @@ describe('admin listener: authentication', () => {
       ['ops:scrypt$c2FsdA==', /admin\.users\[0\]: malformed scrypt hash/],
       ['ops:scrypt$c2FsdA==$c2hvcnQ=', /admin\.users\[0\]: malformed scrypt hash/],
     ] as const) {
-      await assert.rejects(adminApp({ users: [entry] }), (err: Error) => err instanceof CredentialsError && pattern.test(err.message) && !err.message.includes('secretpw'), entry);
+      await assert.rejects(
+        adminApp({ users: [entry] }),
+        (err: Error) => err instanceof CredentialsError && pattern.test(err.message) && !err.message.includes('secretpw'),
+        entry,
+      );
     }
     await assert.rejects(adminApp({ users: ['ops:a', 'ops:b'] }), /admin\.users\[1\]: user "ops" is given more than once/);
-    await assert.rejects(adminApp({ users: [], usersFile: '/nonexistent/lqs-users' }), /admin\.usersFile: cannot read \/nonexistent\/lqs-users/);
+    await assert.rejects(
+      adminApp({ users: [], usersFile: '/nonexistent/lqs-users' }),
+      /admin\.usersFile: cannot read \/nonexistent\/lqs-users/,
+    );
   });
 
   it('hash-password prints an entry whose password authenticates', async () => {
@@ -294,7 +348,8 @@ describe('admin listener: authentication', () => {
 
 describe('admin listener: lockout after repeated failures', () => {
   const settings = { users: [`${USER}:${PASSWORD}`], maxFailures: 3, failureWindowMs: 10_000, lockoutMs: 30_000 };
-  const wrong = (a: Admin, remoteAddress = '10.0.0.1') => a.app.inject({ url: '/change-log-level', headers: { authorization: basic(USER, 'guess') }, remoteAddress });
+  const wrong = (a: Admin, remoteAddress = '10.0.0.1') =>
+    a.app.inject({ url: '/change-log-level', headers: { authorization: basic(USER, 'guess') }, remoteAddress });
   const right = (a: Admin, remoteAddress = '10.0.0.1') => post(a.app, '{"level":"debug"}', {}, { remoteAddress });
 
   it('answers 429 with Retry-After once a client failed maxFailures times, even with the right password, until the lockout ends', async () => {
@@ -325,7 +380,12 @@ describe('admin listener: lockout after repeated failures', () => {
   });
 
   it('cannot be outrun by parallel guesses while hashing is slow', async () => {
-    const a = await adminApp({ ...settings, users: [`${USER}:${await hashPassword(PASSWORD)}`], maxConcurrentVerifications: 10, maxVerificationsPerSecond: 100 });
+    const a = await adminApp({
+      ...settings,
+      users: [`${USER}:${await hashPassword(PASSWORD)}`],
+      maxConcurrentVerifications: 10,
+      maxVerificationsPerSecond: 100,
+    });
     const statuses = (await Promise.all(Array.from({ length: 10 }, () => wrong(a)))).map((r) => r.statusCode);
     assert.deepEqual(statuses.sort(), [401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
     assert.equal((await right(a)).statusCode, 429);
@@ -374,7 +434,10 @@ describe('admin listener: lockout after repeated failures', () => {
 
   it('remembers at most maxTrackedClients addresses, forgetting the least recently failing', () => {
     let now = 0;
-    const tracker = new FailureTracker(() => ({ maxFailures: 2, windowMs: 1000, lockoutMs: 5000, maxClients: 3 }), () => now);
+    const tracker = new FailureTracker(
+      () => ({ maxFailures: 2, windowMs: 1000, lockoutMs: 5000, maxClients: 3 }),
+      () => now,
+    );
     for (let i = 0; i < 1000; i++) tracker.fail(`10.0.${i >> 8}.${i & 255}`);
     assert.equal(tracker.size, 3);
     assert.equal(tracker.fail('a'), false);
@@ -392,7 +455,10 @@ describe('admin listener: lockout after repeated failures', () => {
 
   it('keeps a lockout in force when failures that began before it finish during it', () => {
     let now = 0;
-    const tracker = new FailureTracker(() => ({ maxFailures: 2, windowMs: 1000, lockoutMs: 5000, maxClients: 10 }), () => now);
+    const tracker = new FailureTracker(
+      () => ({ maxFailures: 2, windowMs: 1000, lockoutMs: 5000, maxClients: 10 }),
+      () => now,
+    );
     tracker.fail('x');
     assert.equal(tracker.fail('x'), true);
     now = 100;
@@ -410,7 +476,8 @@ describe('admin listener: lockout after repeated failures', () => {
     assert.equal(res.headers['retry-after'], '30');
     assert.equal(warnings(a, 'admin request refused').at(-1)!.reason, 'user name locked out after repeated authentication failures');
     // other user names from other addresses: the total budget (8) is what is left
-    const other = (i: number) => a.app.inject({ url: '/change-log-level', headers: { authorization: basic(`guess${i}`, 'x') }, remoteAddress: `127.3.0.${i}` });
+    const other = (i: number) =>
+      a.app.inject({ url: '/change-log-level', headers: { authorization: basic(`guess${i}`, 'x') }, remoteAddress: `127.3.0.${i}` });
     for (let i = 0; i < 3; i++) assert.equal((await other(i)).statusCode, 401);
     assert.equal((await other(3)).statusCode, 429);
     assert.equal(warnings(a, 'admin request refused').at(-1)!.reason, 'admin listener locked out after repeated authentication failures');
@@ -424,7 +491,11 @@ describe('admin listener: lockout after repeated failures', () => {
     for (let i = 0; i < 1000; i++) {
       // the right password is among the guesses, late
       const password = i === 900 ? PASSWORD : `guess${i}`;
-      const res = await a.app.inject({ url: '/change-log-level', headers: { authorization: basic(i % 2 ? USER : `user${i}`, password) }, remoteAddress: `127.1.${i >> 8}.${i & 255}` });
+      const res = await a.app.inject({
+        url: '/change-log-level',
+        headers: { authorization: basic(i % 2 ? USER : `user${i}`, password) },
+        remoteAddress: `127.1.${i >> 8}.${i & 255}`,
+      });
       statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
     }
     const config = defaultConfig().admin;
@@ -434,7 +505,11 @@ describe('admin listener: lockout after repeated failures', () => {
   });
 
   it('bounds concurrent scrypt verifications, refusing the excess with 429 and Retry-After', async () => {
-    const a = await adminApp({ users: [`${USER}:${await hashPassword(PASSWORD)}`], maxConcurrentVerifications: 2, maxVerificationsPerSecond: 1000 });
+    const a = await adminApp({
+      users: [`${USER}:${await hashPassword(PASSWORD)}`],
+      maxConcurrentVerifications: 2,
+      maxVerificationsPerSecond: 1000,
+    });
     const results = await Promise.all(Array.from({ length: 16 }, (_, i) => wrong(a, `10.9.0.${i}`)));
     const statuses = results.map((r) => r.statusCode).sort();
     assert.deepEqual(statuses, [...Array(2).fill(401), ...Array(14).fill(429)]);
@@ -447,7 +522,14 @@ describe('admin listener: lockout after repeated failures', () => {
   });
 
   it('bounds scrypt verifications a second, with a burst of one second', async () => {
-    const a = await adminApp({ users: [`${USER}:${await hashPassword(PASSWORD)}`], maxConcurrentVerifications: 16, maxVerificationsPerSecond: 2, maxFailures: 100, maxUserFailures: 100, maxTotalFailures: 100 });
+    const a = await adminApp({
+      users: [`${USER}:${await hashPassword(PASSWORD)}`],
+      maxConcurrentVerifications: 16,
+      maxVerificationsPerSecond: 2,
+      maxFailures: 100,
+      maxUserFailures: 100,
+      maxTotalFailures: 100,
+    });
     const statuses = (await Promise.all(Array.from({ length: 16 }, (_, i) => wrong(a, `10.8.0.${i}`)))).map((r) => r.statusCode).sort();
     assert.deepEqual(statuses, [401, 401, ...Array(14).fill(429)]);
     assert.equal((await right(a)).statusCode, 429, 'no token left within the same second');
@@ -469,7 +551,12 @@ describe('admin listener: lockout after repeated failures', () => {
     const summaries = warnings(a, 'admin requests refused beyond those logged');
     assert.equal(summaries.length, 1);
     assert.deepEqual(
-      { refused: summaries[0]!.refused, reasons: summaries[0]!.reasons, clientAddresses: summaries[0]!.clientAddresses, users: summaries[0]!.users },
+      {
+        refused: summaries[0]!.refused,
+        reasons: summaries[0]!.reasons,
+        clientAddresses: summaries[0]!.clientAddresses,
+        users: summaries[0]!.users,
+      },
       { refused: 490, reasons: { 'client address locked out after repeated authentication failures': 490 }, clientAddresses: 1, users: 1 },
     );
     // at warn (Fastify's own request lines are at info)

@@ -67,7 +67,8 @@ describe('blocks', () => {
 
   it('filters by block number and timestamp with every operator', async () => {
     await harness().prepare(setup());
-    const numbers = async (qs: string) => (await get(harness(), `/api/v1/blocks?order=asc&${qs}`)).body.blocks.map((b: { number: number }) => b.number);
+    const numbers = async (qs: string) =>
+      (await get(harness(), `/api/v1/blocks?order=asc&${qs}`)).body.blocks.map((b: { number: number }) => b.number);
     assert.deepEqual(await numbers('block.number=3'), [3]);
     assert.deepEqual(await numbers('block.number=eq:0x0a'), [10]);
     assert.deepEqual(await numbers('block.number=gt:20'), [21, 22]);
@@ -84,14 +85,25 @@ describe('blocks', () => {
   it('sorts by the column of the first range filter and ends links at an empty range', async () => {
     await harness().prepare(setup());
     const res = await get(harness(), '/api/v1/blocks?limit=2&block.number=gt:19&order=desc');
-    assert.deepEqual(res.body.blocks.map((b: { number: number }) => b.number), [22, 21]);
+    assert.deepEqual(
+      res.body.blocks.map((b: { number: number }) => b.number),
+      [22, 21],
+    );
     assert.equal(res.body.links.next, '/api/v1/blocks?limit=2&block.number=gt:19&block.number=lt:21&order=desc');
     const last = await get(harness(), '/api/v1/blocks?limit=2&block.number=gt:20&order=desc');
     assert.equal(last.body.links.next, null);
   });
 
   it('rejects bad filters', async () => {
-    for (const qs of ['block.number=ne:1', 'block.number=-1', 'block.number=12345678901234567890', 'block.number=0xZZ', 'timestamp=1.1234567890', 'limit=101x', 'order=up']) {
+    for (const qs of [
+      'block.number=ne:1',
+      'block.number=-1',
+      'block.number=12345678901234567890',
+      'block.number=0xZZ',
+      'timestamp=1.1234567890',
+      'limit=101x',
+      'order=up',
+    ]) {
       const key = qs.split('=')[0]!;
       const res = await get(harness(), `/api/v1/blocks?${qs}`);
       assert.equal(res.status, 400, qs);

@@ -47,7 +47,9 @@ function setup(options: { result?: Row; extra?: Row } = {}) {
       { consensus_timestamp: T.toString(), contract_id: 5002, slot: [3], payer_account_id: 8001, migration: true },
       { consensus_timestamp: T.toString(), contract_id: 5002, slot: [4], payer_account_id: 8001 },
     ],
-    recordFiles: [{ index: 17, consensus_start: (T - 5n).toString(), consensus_end: (T + 5n).toString(), hash: 'ab'.repeat(48), gas_used: 50 }],
+    recordFiles: [
+      { index: 17, consensus_start: (T - 5n).toString(), consensus_end: (T + 5n).toString(), hash: 'ab'.repeat(48), gas_used: 50 },
+    ],
     ...options.extra,
   };
 }
@@ -58,8 +60,18 @@ describe('contract result by contract and timestamp', () => {
   it('resolves every contract id form, the EVM address and the long-zero address, and any involved entity', async () => {
     await harness().prepare(setup());
     const forms = [
-      '0.0.5001', '0.5001', '5001', EVM, '0x' + EVM, EVM.toUpperCase(), '0.0.' + EVM, '0.' + EVM,
-      longZeroHex(5001), '0x' + longZeroHex(5001), '0.0.8001', '0.0.5002',
+      '0.0.5001',
+      '0.5001',
+      '5001',
+      EVM,
+      '0x' + EVM,
+      EVM.toUpperCase(),
+      '0.0.' + EVM,
+      '0.' + EVM,
+      longZeroHex(5001),
+      '0x' + longZeroHex(5001),
+      '0.0.8001',
+      '0.0.5002',
     ];
     for (const contract of forms) {
       const res = await get(harness(), url(contract));
@@ -122,7 +134,13 @@ describe('contract result by contract and timestamp', () => {
       state_changes: [
         { address: '0x' + EVM, contract_id: '0.0.5001', slot: pad64('01'), value_read: pad64('0101'), value_written: pad64('a1a1') },
         { address: '0x' + EVM, contract_id: '0.0.5001', slot: pad64('02'), value_read: pad64('0101'), value_written: pad64('a1a1') },
-        { address: '0x' + longZeroHex(5002), contract_id: '0.0.5002', slot: pad64('04'), value_read: pad64('0101'), value_written: pad64('a1a1') },
+        {
+          address: '0x' + longZeroHex(5002),
+          contract_id: '0.0.5002',
+          slot: pad64('04'),
+          value_read: pad64('0101'),
+          value_written: pad64('a1a1'),
+        },
       ],
       status: '0x1',
       timestamp: TS,
@@ -136,7 +154,10 @@ describe('contract result by contract and timestamp', () => {
 
   it("keeps the named contract's migration state changes, and only those", async () => {
     await harness().prepare(setup());
-    const slots = async (contract: string) => (await get(harness(), url(contract))).body.state_changes.map((s: { contract_id: string; slot: string }) => `${s.contract_id}/${s.slot.slice(-2)}`);
+    const slots = async (contract: string) =>
+      (await get(harness(), url(contract))).body.state_changes.map(
+        (s: { contract_id: string; slot: string }) => `${s.contract_id}/${s.slot.slice(-2)}`,
+      );
     assert.deepEqual(await slots('0.0.5001'), ['0.0.5001/01', '0.0.5001/02', '0.0.5002/04']);
     assert.deepEqual(await slots('0.0.5002'), ['0.0.5001/01', '0.0.5002/03', '0.0.5002/04']);
     assert.deepEqual(await slots('0.0.8001'), ['0.0.5001/01', '0.0.5002/04']);
@@ -161,7 +182,12 @@ describe('contract result by contract and timestamp', () => {
             { num: 9112, evm_address: 'ee'.repeat(20), deleted: null },
           ],
           entities: [{ num: 9113, evm_address: 'cc'.repeat(20), type: 'TOKEN' }],
-          contractlogs: [9111, 9112, 9113, 5003].map((id, index) => ({ consensus_timestamp: T.toString(), contract_id: id, index: index + 1, payer_account_id: 8001 })),
+          contractlogs: [9111, 9112, 9113, 5003].map((id, index) => ({
+            consensus_timestamp: T.toString(),
+            contract_id: id,
+            index: index + 1,
+            payer_account_id: 8001,
+          })),
         },
       }),
     );
@@ -243,18 +269,37 @@ const timestampMessage = (seconds: number) => message((w) => w.uint32(8).int64(s
 
 function exchangeRates(current: [number, number, number], next: [number, number, number]): Uint8Array {
   const rate = ([hbar, cent, expiry]: [number, number, number]) =>
-    message((w) => w.uint32(8).int32(hbar).uint32(16).int32(cent).uint32((3 << 3) | 2).bytes(timestampMessage(expiry)));
+    message((w) =>
+      w
+        .uint32(8)
+        .int32(hbar)
+        .uint32(16)
+        .int32(cent)
+        .uint32((3 << 3) | 2)
+        .bytes(timestampMessage(expiry)),
+    );
   return message((w) => w.uint32(10).bytes(rate(current)).uint32(18).bytes(rate(next)));
 }
 
 /** A fee schedule whose entries are [functionality, gas]; ContractCall is 6. */
-function feeSchedules(current: { entries: [number, number][]; expiry: number }, next: { entries: [number, number][]; expiry: number }): Uint8Array {
+function feeSchedules(
+  current: { entries: [number, number][]; expiry: number },
+  next: { entries: [number, number][]; expiry: number },
+): Uint8Array {
   const schedule = ({ entries, expiry }: { entries: [number, number][]; expiry: number }) =>
     message((w) => {
       for (const [functionality, gas] of entries) {
         const components = message((c) => c.uint32(8 << 3).int64(gas));
         const feeData = message((f) => f.uint32((3 << 3) | 2).bytes(components));
-        w.uint32(10).bytes(message((e) => e.uint32(8).int32(functionality).uint32((3 << 3) | 2).bytes(feeData)));
+        w.uint32(10).bytes(
+          message((e) =>
+            e
+              .uint32(8)
+              .int32(functionality)
+              .uint32((3 << 3) | 2)
+              .bytes(feeData),
+          ),
+        );
       }
       w.uint32(18).bytes(timestampMessage(expiry));
     });
@@ -264,7 +309,16 @@ function feeSchedules(current: { entries: [number, number][]; expiry: number }, 
 const LATER = SECONDS(HOUR_START + 2n * HOUR);
 const EARLIER = SECONDS(HOUR_START) - 1;
 const RATES = exchangeRates([30000, 285000, LATER], [1, 12, LATER]);
-const SCHEDULES = feeSchedules({ entries: [[7, 5], [6, 852000]], expiry: LATER }, { entries: [[6, 1_000_000]], expiry: LATER });
+const SCHEDULES = feeSchedules(
+  {
+    entries: [
+      [7, 5],
+      [6, 852000],
+    ],
+    expiry: LATER,
+  },
+  { entries: [[6, 1_000_000]], expiry: LATER },
+);
 
 function file(entity: 111 | 112, timestamp: bigint, data: Uint8Array, type = 17) {
   return { entity_id: entity, consensus_timestamp: timestamp.toString(), file_data: Buffer.from(data), transaction_type: type };
@@ -285,7 +339,12 @@ describe('gas price of results without an Ethereum transaction', () => {
     // 852000 × 30000 ÷ (285000 × 1000) = 89
     assert.equal(await gasPrice(files), '0x59');
     await harness().prepare(
-      setup({ extra: { filedata: files, transactions: [{ consensus_timestamp: T.toString(), payerAccountId: 8001, valid_start_timestamp: (T - 1n).toString() }] } }),
+      setup({
+        extra: {
+          filedata: files,
+          transactions: [{ consensus_timestamp: T.toString(), payerAccountId: 8001, valid_start_timestamp: (T - 1n).toString() }],
+        },
+      }),
     );
     assert.equal((await get(harness(), '/api/v1/contracts/results/0.0.8001-1676540004-999999999')).body.gas_price, '0x59');
     assert.equal((await get(harness(), '/api/v1/contracts/results/' + '96'.repeat(32))).body.gas_price, '0x59');

@@ -60,9 +60,19 @@ function setup(options: { result?: Row; eth?: Row | null; transaction?: Row; ext
       { index: 7, consensus_start: (T - 9n).toString(), consensus_end: (T + 10n).toString(), hash: BLOCK_HASH, gas_used: 123456 },
       { index: 8, consensus_start: (T + 11n).toString(), consensus_end: (T + 20n).toString(), hash: 'ff'.repeat(48), gas_used: 2 },
     ],
-    transactions: [{ consensus_timestamp: T.toString(), payerAccountId: 8001, type: 50, valid_start_timestamp: VALID_START.toString(), ...options.transaction }],
+    transactions: [
+      {
+        consensus_timestamp: T.toString(),
+        payerAccountId: 8001,
+        type: 50,
+        valid_start_timestamp: VALID_START.toString(),
+        ...options.transaction,
+      },
+    ],
     ethereumtransactions:
-      options.eth === null ? [] : [{ consensus_timestamp: T.toString(), payer_account_id: 8001, hash: HASH, call_data: '0x0707', ...options.eth }],
+      options.eth === null
+        ? []
+        : [{ consensus_timestamp: T.toString(), payer_account_id: 8001, hash: HASH, call_data: '0x0707', ...options.eth }],
     ...options.extra,
   };
 }
@@ -82,7 +92,10 @@ const EXPECTED_LOGS = [
     contract_id: '0.0.5002',
     data: '0x',
     index: 1,
-    topics: ['0x97c1fc0a6ed5551bc831571325e9bdb365d06803100dc20648640ba24ce69750', '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925'],
+    topics: [
+      '0x97c1fc0a6ed5551bc831571325e9bdb365d06803100dc20648640ba24ce69750',
+      '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925',
+    ],
   },
 ];
 
@@ -272,11 +285,24 @@ describe('contract result by transaction id or hash', () => {
         extra: {
           transactions: [
             { consensus_timestamp: T.toString(), payerAccountId: 8001, type: 50, valid_start_timestamp: VALID_START.toString() },
-            { consensus_timestamp: child.toString(), payerAccountId: 8001, type: 7, nonce: 1, valid_start_timestamp: VALID_START.toString() },
+            {
+              consensus_timestamp: child.toString(),
+              payerAccountId: 8001,
+              type: 7,
+              nonce: 1,
+              valid_start_timestamp: VALID_START.toString(),
+            },
           ],
           contractresults: [
             { consensus_timestamp: T.toString(), contract_id: 5001, payer_account_id: 8001, call_result: [1], transaction_hash: HASH },
-            { consensus_timestamp: child.toString(), contract_id: 5002, payer_account_id: 8001, call_result: [2], transaction_hash: HASH, transaction_result: 33 },
+            {
+              consensus_timestamp: child.toString(),
+              contract_id: 5002,
+              payer_account_id: 8001,
+              call_result: [2],
+              transaction_hash: HASH,
+              transaction_result: 33,
+            },
           ],
           contractlogs: [],
           contractStateChanges: [],
@@ -298,9 +324,20 @@ describe('contract result by transaction id or hash', () => {
   it('prefers a successful transaction, else the latest, within 35 minutes of the valid start', async () => {
     const at = (offset: bigint) => (VALID_START + offset).toString();
     const transactions = (results: number[], offsets: bigint[]) =>
-      results.map((result, i) => ({ consensus_timestamp: at(offsets[i]!), payerAccountId: 8001, result, valid_start_timestamp: VALID_START.toString() }));
+      results.map((result, i) => ({
+        consensus_timestamp: at(offsets[i]!),
+        payerAccountId: 8001,
+        result,
+        valid_start_timestamp: VALID_START.toString(),
+      }));
     const resultsAt = (offsets: bigint[]) =>
-      offsets.map((o) => ({ consensus_timestamp: at(o), contract_id: 5001, payer_account_id: 8001, call_result: [1], transaction_hash: HASH }));
+      offsets.map((o) => ({
+        consensus_timestamp: at(o),
+        contract_id: 5001,
+        payer_account_id: 8001,
+        call_result: [1],
+        transaction_hash: HASH,
+      }));
     const offsets = [1n, 2n, 3n];
     const run = async (results: number[], offsetList = offsets) => {
       await harness().prepare({ transactions: transactions(results, offsetList), contractresults: resultsAt(offsetList) });
@@ -314,7 +351,14 @@ describe('contract result by transaction id or hash', () => {
 
   it('by hash prefers a SUCCESS execution, else the latest', async () => {
     const results = (codes: number[]) =>
-      codes.map((code, i) => ({ consensus_timestamp: (T + BigInt(i)).toString(), contract_id: 5001, payer_account_id: 8001, call_result: [1], transaction_hash: HASH, transaction_result: code }));
+      codes.map((code, i) => ({
+        consensus_timestamp: (T + BigInt(i)).toString(),
+        contract_id: 5001,
+        payer_account_id: 8001,
+        call_result: [1],
+        transaction_hash: HASH,
+        transaction_result: code,
+      }));
     await harness().prepare({ contractresults: results([279, 22, 312]) });
     assert.equal((await get(harness(), url(HASH))).body.timestamp, '1676540005.000000001');
     await harness().prepare({ contractresults: results([279, 11, 312]) });
@@ -352,7 +396,9 @@ describe('contract result by transaction id or hash', () => {
   });
 
   it('renders failed executions: failed_initcode, error_message and status', async () => {
-    await harness().prepare(setup({ result: { transaction_result: 33, error_message: '', failed_initcode: null, contract_id: 0, call_result: [] } }));
+    await harness().prepare(
+      setup({ result: { transaction_result: 33, error_message: '', failed_initcode: null, contract_id: 0, call_result: [] } }),
+    );
     let body = (await get(harness(), url(TX_ID))).body;
     assert.equal(body.status, '0x0');
     assert.equal(body.result, 'CONTRACT_REVERT_EXECUTED');
@@ -390,7 +436,12 @@ describe('contract result by transaction id or hash', () => {
   });
 
   it('renders an empty bloom as 256 zero bytes and block fields from the record file holding the timestamp', async () => {
-    await harness().prepare(setup({ result: { bloom: [] }, extra: { recordFiles: [{ index: 9, consensus_start: 1, consensus_end: T.toString(), gas_used: -1, hash: 'abc' }] } }));
+    await harness().prepare(
+      setup({
+        result: { bloom: [] },
+        extra: { recordFiles: [{ index: 9, consensus_start: 1, consensus_end: T.toString(), gas_used: -1, hash: 'abc' }] },
+      }),
+    );
     const body = (await get(harness(), url(TX_ID))).body;
     assert.equal(body.bloom, '0x' + '0'.repeat(512));
     assert.deepEqual([body.block_number, body.block_hash, body.block_gas_used], [9, '0xabc', null]);
@@ -434,13 +485,25 @@ describe('contract result by transaction id or hash', () => {
       [T],
     );
     const body = (await get(harness(), url(TX_ID))).body;
-    assert.deepEqual(body.logs.map((l: { index: number }) => l.index), [0, 1, 2]);
-    assert.deepEqual(body.state_changes.map((s: { slot: string }) => s.slot), [pad64('08')]);
+    assert.deepEqual(
+      body.logs.map((l: { index: number }) => l.index),
+      [0, 1, 2],
+    );
+    assert.deepEqual(
+      body.state_changes.map((s: { slot: string }) => s.slot),
+      [pad64('08')],
+    );
   });
 
   it('answers 404 when nothing matches', async () => {
     await harness().prepare(setup());
-    for (const id of ['0.0.8001-1676540000-000000001', '0.0.8002-1676540000-000000000', 'cd'.repeat(32), '0.0.8001-9223372036-854775807', '0.0.8001-9223372037-000000000']) {
+    for (const id of [
+      '0.0.8001-1676540000-000000001',
+      '0.0.8002-1676540000-000000000',
+      'cd'.repeat(32),
+      '0.0.8001-9223372036-854775807',
+      '0.0.8001-9223372037-000000000',
+    ]) {
       const res = await get(harness(), url(id));
       assert.equal(res.status, 404, id);
       assert.deepEqual(res.body, errorOf('Not found'));
@@ -466,7 +529,17 @@ describe('contract result by transaction id or hash', () => {
   });
 
   it('rejects malformed transaction ids and hashes', async () => {
-    for (const id of ['1', 'x', '0.0.x-167654-000123456', '0.0.1-167654', '0.0.1-167654-1234567890', '0.0.1-12345678901234567890-1', HASH.slice(1), `0x${HASH}0`, `0x${'g'.repeat(64)}`]) {
+    for (const id of [
+      '1',
+      'x',
+      '0.0.x-167654-000123456',
+      '0.0.1-167654',
+      '0.0.1-167654-1234567890',
+      '0.0.1-12345678901234567890-1',
+      HASH.slice(1),
+      `0x${HASH}0`,
+      `0x${'g'.repeat(64)}`,
+    ]) {
       const res = await get(harness(), url(id));
       assert.equal(res.status, 400, id);
       assert.deepEqual(res.body, errorOf(INVALID_TRANSACTION_ID), id);

@@ -30,9 +30,18 @@ describe('docs page', () => {
   });
 
   it('sends the admin operation to admin.host and admin.port', async () => {
-    assert.deepEqual((await page({ enabled: true, host: '10.1.2.3', port: 7001 })).json.paths['/change-log-level']?.servers?.map((s) => s.url), ['http://10.1.2.3:7001']);
-    assert.deepEqual((await page({ enabled: true, host: '0.0.0.0', port: 7002 })).json.paths['/change-log-level']?.servers?.map((s) => s.url), ['http://localhost:7002']);
-    assert.deepEqual((await page({ enabled: true, host: '::1', port: 7003 })).json.paths['/change-log-level']?.servers?.map((s) => s.url), ['http://[::1]:7003']);
+    assert.deepEqual(
+      (await page({ enabled: true, host: '10.1.2.3', port: 7001 })).json.paths['/change-log-level']?.servers?.map((s) => s.url),
+      ['http://10.1.2.3:7001'],
+    );
+    assert.deepEqual(
+      (await page({ enabled: true, host: '0.0.0.0', port: 7002 })).json.paths['/change-log-level']?.servers?.map((s) => s.url),
+      ['http://localhost:7002'],
+    );
+    assert.deepEqual(
+      (await page({ enabled: true, host: '::1', port: 7003 })).json.paths['/change-log-level']?.servers?.map((s) => s.url),
+      ['http://[::1]:7003'],
+    );
   });
 
   it('leaves the admin operation out when the admin listener is off', async () => {

@@ -17,12 +17,21 @@ const SERIALS: Record<number, number[]> = {
   104: [5, 6, 7],
 };
 const spenderOf = (serial: number) => (serial % 3 === 0 ? 3000 : serial % 3 === 1 ? 3001 : null);
-const OWNED: Model[] = Object.entries(SERIALS).flatMap(([token, serials]) => serials.map((serial) => ({ token: Number(token), serial, spender: spenderOf(serial) })));
+const OWNED: Model[] = Object.entries(SERIALS).flatMap(([token, serials]) =>
+  serials.map((serial) => ({ token: Number(token), serial, spender: spenderOf(serial) })),
+);
 
 /** Fixture: the owner's NFTs interleaved with another owner's in the same tokens. */
 function setup() {
-  const other = Object.keys(SERIALS).flatMap((token) => [20, 21, 22].map((serial) => ({ account_id: '0.0.2001', token_id: `0.0.${token}`, serial_number: serial, spender: '0.0.3000' })));
-  const owned = OWNED.map((n) => ({ account_id: `0.0.${OWNER}`, token_id: `0.0.${n.token}`, serial_number: n.serial, spender: n.spender === null ? null : `0.0.${n.spender}` }));
+  const other = Object.keys(SERIALS).flatMap((token) =>
+    [20, 21, 22].map((serial) => ({ account_id: '0.0.2001', token_id: `0.0.${token}`, serial_number: serial, spender: '0.0.3000' })),
+  );
+  const owned = OWNED.map((n) => ({
+    account_id: `0.0.${OWNER}`,
+    token_id: `0.0.${n.token}`,
+    serial_number: n.serial,
+    spender: n.spender === null ? null : `0.0.${n.spender}`,
+  }));
   return { nfts: [...owned, ...other] };
 }
 
@@ -48,7 +57,10 @@ const CASES: [string, (n: Model) => boolean][] = [
   ['spender.id=3000&spender.id=3001', (n) => n.spender !== null],
   ['spender.id=gte:3001', (n) => n.spender !== null && n.spender >= 3001],
   ['spender.id=gt:2999&spender.id=lt:3001', (n) => n.spender === 3000],
-  ['token.id=gte:100&token.id=lte:104&serialnumber=gte:2&serialnumber=lte:8&spender.id=3001', (n) => cmp(n, 100, 2) >= 0 && cmp(n, 104, 8) <= 0 && n.spender === 3001],
+  [
+    'token.id=gte:100&token.id=lte:104&serialnumber=gte:2&serialnumber=lte:8&spender.id=3001',
+    (n) => cmp(n, 100, 2) >= 0 && cmp(n, 104, 8) <= 0 && n.spender === 3001,
+  ],
   ['token.id=gte:101&serialnumber=gt:1&spender.id=lte:3000', (n) => cmp(n, 101, 1) > 0 && n.spender === 3000],
 ];
 
@@ -84,7 +96,11 @@ describe('account NFTs: paging', () => {
         if (order === 'desc') expected.reverse();
         const base = `/api/v1/accounts/0.0.${OWNER}/nfts?${filter ? filter + '&' : ''}order=${order}`;
         const all = await get(harness(), `${base}&limit=100`);
-        assert.deepEqual(all.body.nfts.map((n: { token_id: string; serial_number: number }) => `${n.token_id}/${n.serial_number}`), expected, 'one page');
+        assert.deepEqual(
+          all.body.nfts.map((n: { token_id: string; serial_number: number }) => `${n.token_id}/${n.serial_number}`),
+          expected,
+          'one page',
+        );
         for (const limit of [1, 2, 5]) {
           assert.deepEqual(await pageThrough(`${base}&limit=${limit}`, limit), expected, `limit ${limit}`);
         }

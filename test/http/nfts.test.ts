@@ -22,11 +22,41 @@ function setup() {
       { num: 3500, type: 'TOKEN', deleted: true },
     ],
     nfts: [
-      { account_id: '0.0.1001', token_id: '0.0.1500', serial_number: 1, created_timestamp: '1234567890000000001', metadata: 'm1', spender: '0.0.4001', delegating_spender: '0.0.5' },
-      { account_id: '0.0.1001', token_id: '0.0.1500', serial_number: 2, created_timestamp: '1234567890000000002', metadata: 'm2', deleted: true },
-      { account_id: '0.0.1001', token_id: '0.0.1500', serial_number: 3, created_timestamp: '1234567890000000003', metadata: 'm3', spender: '0.0.4002' },
+      {
+        account_id: '0.0.1001',
+        token_id: '0.0.1500',
+        serial_number: 1,
+        created_timestamp: '1234567890000000001',
+        metadata: 'm1',
+        spender: '0.0.4001',
+        delegating_spender: '0.0.5',
+      },
+      {
+        account_id: '0.0.1001',
+        token_id: '0.0.1500',
+        serial_number: 2,
+        created_timestamp: '1234567890000000002',
+        metadata: 'm2',
+        deleted: true,
+      },
+      {
+        account_id: '0.0.1001',
+        token_id: '0.0.1500',
+        serial_number: 3,
+        created_timestamp: '1234567890000000003',
+        metadata: 'm3',
+        spender: '0.0.4002',
+      },
       { account_id: '0.0.2001', token_id: '0.0.1500', serial_number: 4, created_timestamp: '1234567890000000004', metadata: 'x' },
-      { account_id: '0.0.1001', token_id: '0.0.2500', serial_number: 1, created_timestamp: '1234567890000000005', metadata: 's1', spender: '0.0.4003', timestamp_range: '[1234567890000000009,)' },
+      {
+        account_id: '0.0.1001',
+        token_id: '0.0.2500',
+        serial_number: 1,
+        created_timestamp: '1234567890000000005',
+        metadata: 's1',
+        spender: '0.0.4003',
+        timestamp_range: '[1234567890000000009,)',
+      },
       { account_id: '0.0.1001', token_id: '0.0.3500', serial_number: 7, created_timestamp: '1234567890000000006', metadata: 'd7' },
     ],
   };
@@ -51,11 +81,61 @@ describe('account NFTs', () => {
     assert.equal(res.headers.link, undefined);
     assert.deepEqual(res.body, {
       nfts: [
-        { account_id: '0.0.1001', created_timestamp: '1234567890.000000006', delegating_spender: null, deleted: true, metadata: 'ZDc=', modified_timestamp: '1234567890.000000006', serial_number: 7, spender: null, token_id: '0.0.3500' },
-        { account_id: '0.0.1001', created_timestamp: '1234567890.000000005', delegating_spender: null, deleted: false, metadata: 'czE=', modified_timestamp: '1234567890.000000009', serial_number: 1, spender: '0.0.4003', token_id: '0.0.2500' },
-        { account_id: '0.0.1001', created_timestamp: '1234567890.000000003', delegating_spender: null, deleted: false, metadata: 'bTM=', modified_timestamp: '1234567890.000000003', serial_number: 3, spender: '0.0.4002', token_id: '0.0.1500' },
-        { account_id: '0.0.1001', created_timestamp: '1234567890.000000002', delegating_spender: null, deleted: true, metadata: 'bTI=', modified_timestamp: '1234567890.000000002', serial_number: 2, spender: null, token_id: '0.0.1500' },
-        { account_id: '0.0.1001', created_timestamp: '1234567890.000000001', delegating_spender: '0.0.5', deleted: false, metadata: 'bTE=', modified_timestamp: '1234567890.000000001', serial_number: 1, spender: '0.0.4001', token_id: '0.0.1500' },
+        {
+          account_id: '0.0.1001',
+          created_timestamp: '1234567890.000000006',
+          delegating_spender: null,
+          deleted: true,
+          metadata: 'ZDc=',
+          modified_timestamp: '1234567890.000000006',
+          serial_number: 7,
+          spender: null,
+          token_id: '0.0.3500',
+        },
+        {
+          account_id: '0.0.1001',
+          created_timestamp: '1234567890.000000005',
+          delegating_spender: null,
+          deleted: false,
+          metadata: 'czE=',
+          modified_timestamp: '1234567890.000000009',
+          serial_number: 1,
+          spender: '0.0.4003',
+          token_id: '0.0.2500',
+        },
+        {
+          account_id: '0.0.1001',
+          created_timestamp: '1234567890.000000003',
+          delegating_spender: null,
+          deleted: false,
+          metadata: 'bTM=',
+          modified_timestamp: '1234567890.000000003',
+          serial_number: 3,
+          spender: '0.0.4002',
+          token_id: '0.0.1500',
+        },
+        {
+          account_id: '0.0.1001',
+          created_timestamp: '1234567890.000000002',
+          delegating_spender: null,
+          deleted: true,
+          metadata: 'bTI=',
+          modified_timestamp: '1234567890.000000002',
+          serial_number: 2,
+          spender: null,
+          token_id: '0.0.1500',
+        },
+        {
+          account_id: '0.0.1001',
+          created_timestamp: '1234567890.000000001',
+          delegating_spender: '0.0.5',
+          deleted: false,
+          metadata: 'bTE=',
+          modified_timestamp: '1234567890.000000001',
+          serial_number: 1,
+          spender: '0.0.4001',
+          token_id: '0.0.1500',
+        },
       ],
       links: { next: null },
     });
@@ -81,8 +161,22 @@ describe('account NFTs', () => {
     await harness().prepare(setup());
     const expected = await keys('/api/v1/accounts/0.0.1001/nfts');
     assert.equal(expected.length, 5);
-    for (const path of ['1001', '0.1001', '0.0.1001', OWNER_LONG_ZERO, ALIAS, `0.${ALIAS}`, `0.0.${ALIAS}`, EVM, `0x${EVM}`, `0.0.${EVM}`, EVM.toUpperCase()]) {
-      const queries = await harness().captureQueries(async () => assert.deepEqual(await keys(`/api/v1/accounts/${path}/nfts`), expected, path));
+    for (const path of [
+      '1001',
+      '0.1001',
+      '0.0.1001',
+      OWNER_LONG_ZERO,
+      ALIAS,
+      `0.${ALIAS}`,
+      `0.0.${ALIAS}`,
+      EVM,
+      `0x${EVM}`,
+      `0.0.${EVM}`,
+      EVM.toUpperCase(),
+    ]) {
+      const queries = await harness().captureQueries(async () =>
+        assert.deepEqual(await keys(`/api/v1/accounts/${path}/nfts`), expected, path),
+      );
       assert.equal(queries.length, 1, `${path}: the owner is resolved within the page's statement`);
     }
   });
@@ -105,7 +199,18 @@ describe('account NFTs', () => {
   });
 
   it('rejects a malformed path value before looking at the query', async () => {
-    for (const path of ['x', '0.x', '0.0.x', '1.2.3.4', '0.0.-1', '1024.0.1', '0.1.' + ALIAS, 'KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL', '12345678901234567890', '0x' + 'ab'.repeat(19)]) {
+    for (const path of [
+      'x',
+      '0.x',
+      '0.0.x',
+      '1.2.3.4',
+      '0.0.-1',
+      '1024.0.1',
+      '0.1.' + ALIAS,
+      'KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL',
+      '12345678901234567890',
+      '0x' + 'ab'.repeat(19),
+    ]) {
       const res = await get(harness(), `/api/v1/accounts/${path}/nfts?limit=0&foo=1`);
       assert.equal(res.status, 400, path);
       assert.deepEqual(res.body, errorOf('Invalid parameter: idOrAliasOrEvmAddress'), path);
@@ -125,7 +230,11 @@ describe('account NFTs', () => {
     const base = '/api/v1/accounts/0.0.1001/nfts?order=asc&';
     assert.deepEqual(await keys(base + 'token.id=1500'), ['0.0.1500/1', '0.0.1500/2', '0.0.1500/3']);
     assert.deepEqual(await keys(base + 'token.id=eq:0.0.2500'), ['0.0.2500/1']);
-    assert.deepEqual(await keys(base + 'token.id=0x00000000000000000000000000000000000009c4'), ['0.0.2500/1'], 'a long-zero address is a plain id');
+    assert.deepEqual(
+      await keys(base + 'token.id=0x00000000000000000000000000000000000009c4'),
+      ['0.0.2500/1'],
+      'a long-zero address is a plain id',
+    );
     assert.deepEqual(await keys(base + 'token.id=gt:1500'), ['0.0.2500/1', '0.0.3500/7']);
     assert.deepEqual(await keys(base + 'token.id=gte:2500'), ['0.0.2500/1', '0.0.3500/7']);
     assert.deepEqual(await keys(base + 'token.id=lt:2500'), ['0.0.1500/1', '0.0.1500/2', '0.0.1500/3']);
@@ -145,7 +254,11 @@ describe('account NFTs', () => {
     assert.deepEqual(await keys(base + 'serialnumber=lte:2'), ['0.0.1500/1', '0.0.1500/2']);
     assert.deepEqual(await keys(base + 'serialnumber=gt:1&serialnumber=lt:3'), ['0.0.1500/2']);
     assert.deepEqual(await keys(base + 'serialnumber=gt:3'), []);
-    assert.deepEqual(await keys('/api/v1/accounts/0.0.1001/nfts?token.id=gt:1500&serialnumber=7'), ['0.0.3500/7'], 'serial eq with a token range');
+    assert.deepEqual(
+      await keys('/api/v1/accounts/0.0.1001/nfts?token.id=gt:1500&serialnumber=7'),
+      ['0.0.3500/7'],
+      'serial eq with a token range',
+    );
   });
 
   it('reads a token range with serial bounds as a range over (token, serial)', async () => {
@@ -154,9 +267,17 @@ describe('account NFTs', () => {
     assert.deepEqual(await keys(base + 'token.id=gte:1500&serialnumber=gt:2'), ['0.0.1500/3', '0.0.2500/1', '0.0.3500/7']);
     assert.deepEqual(await keys(base + 'token.id=lte:2500&serialnumber=lt:2'), ['0.0.1500/1', '0.0.1500/2', '0.0.1500/3', '0.0.2500/1']);
     assert.deepEqual(await keys(base + 'token.id=lte:3500&serialnumber=lte:6'), ['0.0.1500/1', '0.0.1500/2', '0.0.1500/3', '0.0.2500/1']);
-    assert.deepEqual(await keys(base + 'token.id=gte:1500&token.id=lte:3500&serialnumber=gte:2&serialnumber=lt:7'), ['0.0.1500/2', '0.0.1500/3', '0.0.2500/1']);
+    assert.deepEqual(await keys(base + 'token.id=gte:1500&token.id=lte:3500&serialnumber=gte:2&serialnumber=lt:7'), [
+      '0.0.1500/2',
+      '0.0.1500/3',
+      '0.0.2500/1',
+    ]);
     assert.deepEqual(await keys(base + 'token.id=gte:1500&token.id=lt:3500&serialnumber=gte:3'), ['0.0.1500/3', '0.0.2500/1']);
-    assert.deepEqual(await keys(base + 'token.id=gte:1500&token.id=lte:1500&serialnumber=gt:1&serialnumber=lte:2'), ['0.0.1500/2'], 'both edges on one token');
+    assert.deepEqual(
+      await keys(base + 'token.id=gte:1500&token.id=lte:1500&serialnumber=gt:1&serialnumber=lte:2'),
+      ['0.0.1500/2'],
+      'both edges on one token',
+    );
   });
 
   it('filters by spender with eq values as alternatives and range bounds', async () => {
@@ -169,7 +290,11 @@ describe('account NFTs', () => {
     assert.deepEqual(await keys(base + 'spender.id=lte:4002'), ['0.0.1500/1', '0.0.1500/3']);
     assert.deepEqual(await keys(base + 'spender.id=4001&spender.id=4003&spender.id=gt:4001'), ['0.0.2500/1'], 'IN list and range together');
     assert.deepEqual(await keys(base + 'spender.id=4002&token.id=1500&serialnumber=gte:2'), ['0.0.1500/3']);
-    assert.deepEqual(await keys(base + 'spender.id=0x0000000000000000000000000000000000000fa3'), ['0.0.2500/1'], 'a long-zero address is a plain id');
+    assert.deepEqual(
+      await keys(base + 'spender.id=0x0000000000000000000000000000000000000fa3'),
+      ['0.0.2500/1'],
+      'a long-zero address is a plain id',
+    );
   });
 
   it('resolves an opaque spender EVM address through a live entity, else matches nothing', async () => {
@@ -178,7 +303,11 @@ describe('account NFTs', () => {
     assert.deepEqual(await keys(base + `spender.id=${SPENDER_EVM}`), ['0.0.1500/1']);
     assert.deepEqual(await keys(base + `spender.id=0x${SPENDER_EVM.toUpperCase()}&spender.id=4003`), ['0.0.1500/1', '0.0.2500/1']);
     assert.deepEqual(await keys(base + `spender.id=gt:0.0.${SPENDER_EVM}`), ['0.0.1500/3', '0.0.2500/1']);
-    assert.deepEqual(await keys(base + `spender.id=${'cd'.repeat(20)}&spender.id=4003`), ['0.0.2500/1'], 'an unknown address drops out of the IN list');
+    assert.deepEqual(
+      await keys(base + `spender.id=${'cd'.repeat(20)}&spender.id=4003`),
+      ['0.0.2500/1'],
+      'an unknown address drops out of the IN list',
+    );
     assert.deepEqual(await keys(base + `spender.id=${'cd'.repeat(20)}`), []);
     assert.deepEqual(await keys(base + `spender.id=lt:${'cd'.repeat(20)}`), []);
     await harness().db.exec(`update entity set deleted = true where num = 4001`);
@@ -213,7 +342,9 @@ describe('account NFTs', () => {
   });
 
   it('builds next links like the reference', async () => {
-    const nfts = [1000, 1500, 2000, 2500].flatMap((token) => [1, 2, 3, 4, 5].map((serial) => ({ account_id: '0.0.1001', token_id: `0.0.${token}`, serial_number: serial })));
+    const nfts = [1000, 1500, 2000, 2500].flatMap((token) =>
+      [1, 2, 3, 4, 5].map((serial) => ({ account_id: '0.0.1001', token_id: `0.0.${token}`, serial_number: serial })),
+    );
     await harness().prepare({ nfts });
     const path = '/api/v1/accounts/0.0.1001/nfts';
     const link = async (qs: string) => {
@@ -228,8 +359,15 @@ describe('account NFTs', () => {
     assert.equal(await link('limit=2&order=asc'), `${path}?limit=2&order=asc&token.id=gte:0.0.1000&serialnumber=gt:2`);
     assert.equal(await link('limit=3&token.id=lte:2500'), `${path}?limit=3&token.id=lte:0.0.2500&serialnumber=lt:3`);
     assert.equal(await link('token.id=1500&limit=2'), `${path}?token.id=1500&limit=2&serialnumber=lt:4`, 'an eq token is not carried on');
-    assert.equal(await link('token.id=1500&serialnumber=gt:2&limit=2&order=asc'), `${path}?token.id=1500&limit=2&order=asc&serialnumber=gt:4`);
-    assert.equal(await link('token.id=gt:1000&serialnumber=3&limit=2'), `${path}?token.id=gt:1000&token.id=lt:0.0.2000&serialnumber=3&limit=2`, 'exclusive token with an eq serial');
+    assert.equal(
+      await link('token.id=1500&serialnumber=gt:2&limit=2&order=asc'),
+      `${path}?token.id=1500&limit=2&order=asc&serialnumber=gt:4`,
+    );
+    assert.equal(
+      await link('token.id=gt:1000&serialnumber=3&limit=2'),
+      `${path}?token.id=gt:1000&token.id=lt:0.0.2000&serialnumber=3&limit=2`,
+      'exclusive token with an eq serial',
+    );
     assert.equal(await link('token.id=gt:1499&serialnumber=3&limit=3'), null, 'the continuation token range is empty');
     assert.equal(await link('token.id=1500&serialnumber=gt:3&limit=2'), null, 'the continuation serial range is empty');
     assert.equal(await link('token.id=1500&serialnumber=3&limit=1'), null, 'a single NFT');

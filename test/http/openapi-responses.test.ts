@@ -39,7 +39,10 @@ describe('responses of every endpoint match the OpenAPI document', () => {
     [`/api/v1/blocks/0x${blocks[3]!.hash}`, 200],
     ['/api/v1/blocks/99999', 404],
     ['/api/v1/blocks/xyz', 400],
-    [`/api/v1/contracts/results/0.0.${contractTx.payerAccountId.split('.')[2]}-${validStart / 1_000_000_000n}-${String(validStart % 1_000_000_000n).padStart(9, '0')}`, 200],
+    [
+      `/api/v1/contracts/results/0.0.${contractTx.payerAccountId.split('.')[2]}-${validStart / 1_000_000_000n}-${String(validStart % 1_000_000_000n).padStart(9, '0')}`,
+      200,
+    ],
     [`/api/v1/contracts/results/${ethereum[0]!.hash}`, 200],
     [`/api/v1/contracts/results/${ethereum[0]!.hash}?hbar=false`, 200],
     ['/api/v1/contracts/results/0x' + 'ab'.repeat(32), 404],
@@ -63,7 +66,10 @@ describe('responses of every endpoint match the OpenAPI document', () => {
   });
 
   it('rejects a body that does not match (the validator is not vacuous)', () => {
-    assert.notDeepEqual(validator.check('/api/v1/blocks', 200, 'application/json', '{"blocks":[{"number":"x"}],"links":{"next":null}}'), []);
+    assert.notDeepEqual(
+      validator.check('/api/v1/blocks', 200, 'application/json', '{"blocks":[{"number":"x"}],"links":{"next":null}}'),
+      [],
+    );
     assert.notDeepEqual(validator.check('/api/v1/blocks/1', 418, 'application/json', '{}'), []);
   });
 });

@@ -41,7 +41,11 @@ interface LogLine {
 }
 
 /** A listener over the harness's database, on an ephemeral port, with its log lines collected. */
-async function listen(config: Config, db: Parameters<typeof startListeners>[0]['db'], clock: Parameters<typeof startListeners>[0]['clock']) {
+async function listen(
+  config: Config,
+  db: Parameters<typeof startListeners>[0]['db'],
+  clock: Parameters<typeof startListeners>[0]['clock'],
+) {
   const lines: LogLine[] = [];
   const logger = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
   config.port = 0;
@@ -214,7 +218,8 @@ describe('operations through the listener', () => {
         const abandoned = httpRequest(`${url}/api/v1/blocks`);
         abandoned.on('error', () => undefined);
         abandoned.end();
-        const inProcessing = async () => sample((await rawGet(`${url}/swagger/metrics/`)).body.toString(), 'api_all_request_in_processing_total');
+        const inProcessing = async () =>
+          sample((await rawGet(`${url}/swagger/metrics/`)).body.toString(), 'api_all_request_in_processing_total');
         for (let i = 0; i < 50 && (await inProcessing()) !== 1; i++) await new Promise((resolve) => setTimeout(resolve, 20));
         assert.equal(await inProcessing(), 1);
         abandoned.destroy();
@@ -239,7 +244,10 @@ describe('operations through the listener', () => {
       assert.equal(completed.route, '/api/v1/blocks/:hashOrNumber');
       assert.equal(completed.status, 200);
       assert.equal(typeof completed.ms, 'number');
-      assert.deepEqual(lines.filter((l) => l.requestId !== undefined && l.requestId !== 'trace-42.a:b'), []);
+      assert.deepEqual(
+        lines.filter((l) => l.requestId !== undefined && l.requestId !== 'trace-42.a:b'),
+        [],
+      );
     });
 
     it('replaces a malformed one and generates distinct ids, also on errors and 404s', async () => {
@@ -302,7 +310,10 @@ describe('operations through the listener', () => {
       const compressed = await rawGet(`${base}/api/v1/docs/openapi.yml`, { 'accept-encoding': 'gzip' });
       const plain = await rawGet(`${base}/api/v1/docs/openapi.yml`);
       assert.equal(compressed.headers.etag, plain.headers.etag);
-      assert.equal((await rawGet(`${base}/api/v1/docs/openapi.yml`, { 'accept-encoding': 'br', 'if-none-match': String(plain.headers.etag) })).status, 304);
+      assert.equal(
+        (await rawGet(`${base}/api/v1/docs/openapi.yml`, { 'accept-encoding': 'br', 'if-none-match': String(plain.headers.etag) })).status,
+        304,
+      );
     });
 
     it('puts no tag on errors and never answers them 304', async () => {

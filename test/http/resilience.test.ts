@@ -93,13 +93,38 @@ describe('every answer carries the envelope and the common headers, and echoes n
 
   const secret = 'x'.repeat(300) + 'SECRET';
   const cases: [string, string, number, string][] = [
-    ['a path over the router limit', `GET /api/v1/blocks/${secret} HTTP/1.1\r\nHost: a\r\n\r\n`, 414, 'URI too long: at most 256 characters'],
-    ['a query over the URL limit', `GET /api/v1/blocks?timestamp=${secret} HTTP/1.1\r\nHost: a\r\n\r\n`, 414, 'URI too long: at most 256 characters'],
-    ['a path not percent-decodable', `GET /api/v1/blocks/%zzSECRET HTTP/1.1\r\nHost: a\r\n\r\n`, 400, 'Invalid URL: it is not correctly percent-encoded'],
-    ['headers over the limit', `GET /api/v1/blocks HTTP/1.1\r\nHost: a\r\nX-Secret: ${'SECRET'.repeat(1000)}\r\n\r\n`, 431, 'Request headers too large: at most 2048 bytes'],
+    [
+      'a path over the router limit',
+      `GET /api/v1/blocks/${secret} HTTP/1.1\r\nHost: a\r\n\r\n`,
+      414,
+      'URI too long: at most 256 characters',
+    ],
+    [
+      'a query over the URL limit',
+      `GET /api/v1/blocks?timestamp=${secret} HTTP/1.1\r\nHost: a\r\n\r\n`,
+      414,
+      'URI too long: at most 256 characters',
+    ],
+    [
+      'a path not percent-decodable',
+      `GET /api/v1/blocks/%zzSECRET HTTP/1.1\r\nHost: a\r\n\r\n`,
+      400,
+      'Invalid URL: it is not correctly percent-encoded',
+    ],
+    [
+      'headers over the limit',
+      `GET /api/v1/blocks HTTP/1.1\r\nHost: a\r\nX-Secret: ${'SECRET'.repeat(1000)}\r\n\r\n`,
+      431,
+      'Request headers too large: at most 2048 bytes',
+    ],
     ['a malformed request line', `SECRET SECRET\r\n\r\n`, 400, 'Bad request'],
     ['a malformed header', `GET /api/v1/blocks HTTP/1.1\r\nHost: a\r\nSECRET\r\n\r\n`, 400, 'Bad request'],
-    ['too many parameters', `GET /api/v1/blocks?${Array.from({ length: 101 }, (_, i) => `p${i}=1`).join('&')} HTTP/1.1\r\nHost: a\r\n\r\n`, 414, 'URI too long: at most 256 characters'],
+    [
+      'too many parameters',
+      `GET /api/v1/blocks?${Array.from({ length: 101 }, (_, i) => `p${i}=1`).join('&')} HTTP/1.1\r\nHost: a\r\n\r\n`,
+      414,
+      'URI too long: at most 256 characters',
+    ],
     ['an unknown route', `GET /SECRET HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`, 404, 'Not found'],
   ];
   for (const [name, request, status, message] of cases) {
@@ -116,7 +141,9 @@ describe('every answer carries the envelope and the common headers, and echoes n
   it('for too many query parameters within the URL limit', async () => {
     server.config.server.maxUrlLength = 4096;
     try {
-      const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/blocks?${Array.from({ length: 101 }, (_, i) => `p${i}=1`).join('&')}`);
+      const res = await fetch(
+        `http://127.0.0.1:${server.port}/api/v1/blocks?${Array.from({ length: 101 }, (_, i) => `p${i}=1`).join('&')}`,
+      );
       assert.equal(res.status, 400);
       assertCommonHeaders({ headers: Object.fromEntries(res.headers) }, 'too many parameters');
       assert.deepEqual(await res.json(), errorOf('Too many query parameters: at most 100'));
@@ -258,7 +285,10 @@ describe('slow clients', () => {
       while (closed.length < 6) await new Promise((resolve) => setTimeout(resolve, 10));
       server.app.server.off('connection', onConnection);
       const stalled = closed.slice(0, 6);
-      const closedAfter = await Promise.race([Promise.all(stalled), new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000).unref())]);
+      const closedAfter = await Promise.race([
+        Promise.all(stalled),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000).unref()),
+      ]);
       assert.ok(closedAfter !== null, 'every stalled connection was closed by the server');
       console.log(`stalled connections closed after ${closedAfter.join(', ')} ms`);
       // the bound after the first response that could not be written (within the 1.5 s of requests),
@@ -268,7 +298,10 @@ describe('slow clients', () => {
       server.app.server.off('connection', onConnection);
       for (const socket of readers) socket.destroy();
     }
-    assert.ok(server.lines.every((l) => l.level !== 50), 'no error logged');
+    assert.ok(
+      server.lines.every((l) => l.level !== 50),
+      'no error logged',
+    );
   });
 });
 

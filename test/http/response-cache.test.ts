@@ -177,7 +177,9 @@ async function reachable(port: number): Promise<boolean> {
 async function appWithRedis(h: Harness, url: string, lines: string[], prefix: string): Promise<FastifyInstance> {
   const config: Config = defaultConfig();
   mergeConfig(config as never, REFERENCE_TEST_CONFIG);
-  mergeConfig(config as never, { cache: { enabled: true, redis: { url, keyPrefix: prefix, timeoutMs: 50, backoffMs: 200, connectTimeoutMs: 200 } } });
+  mergeConfig(config as never, {
+    cache: { enabled: true, redis: { url, keyPrefix: prefix, timeoutMs: 50, backoffMs: 200, connectTimeoutMs: 200 } },
+  });
   const sink = new Writable({
     write(chunk, _enc, done) {
       lines.push(String(chunk));
@@ -253,7 +255,11 @@ describe('response cache shared through Redis', () => {
 
   it('answers from the database when its own Redis stalls or dies, and uses it again once it answers', async () => {
     const port = await freePort();
-    const server: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const server: ChildProcess = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     const lines: string[] = [];
     const apps: FastifyInstance[] = [];
     try {

@@ -23,8 +23,18 @@ const row = (entity: 111 | 112, offset: number, type: 16 | 17 | 19) => ({
 });
 
 const ROWS = [
-  row(111, 10, 19), row(111, 20, 16), row(111, 30, 16), row(111, 50, 17), row(111, 60, 16), row(111, 90, 17),
-  row(112, 5, 16), row(112, 15, 19), row(112, 40, 17), row(112, 45, 16), row(112, 80, 17), row(112, 85, 16),
+  row(111, 10, 19),
+  row(111, 20, 16),
+  row(111, 30, 16),
+  row(111, 50, 17),
+  row(111, 60, 16),
+  row(111, 90, 17),
+  row(112, 5, 16),
+  row(112, 15, 19),
+  row(112, 40, 17),
+  row(112, 45, 16),
+  row(112, 80, 17),
+  row(112, 85, 16),
 ];
 
 /** The first and last timestamps of a version, whichever way its key was made. */
@@ -49,7 +59,10 @@ describe('system file versions kept in the process', () => {
 
   it('finds the version the statement finds, at every timestamp up to the watermark', async () => {
     // the watermark: the newest contract result (no transaction rows here)
-    await harness().prepare({ filedata: ROWS, contractresults: [{ consensus_timestamp: (T0 + 100n).toString(), contract_id: 5001, payer_account_id: 8001 }] });
+    await harness().prepare({
+      filedata: ROWS,
+      contractresults: [{ consensus_timestamp: (T0 + 100n).toString(), contract_id: 5001, payer_account_id: 8001 }],
+    });
     const db = harness().db;
     const versions = new SystemFileVersions();
     for (let offset = 0; offset <= 100; offset++) {
@@ -61,15 +74,23 @@ describe('system file versions kept in the process', () => {
   });
 
   it('reads only the rows after the watermark, once, for a later result', async () => {
-    await harness().prepare({ filedata: ROWS, contractresults: [{ consensus_timestamp: (T0 + 100n).toString(), contract_id: 5001, payer_account_id: 8001 }] });
+    await harness().prepare({
+      filedata: ROWS,
+      contractresults: [{ consensus_timestamp: (T0 + 100n).toString(), contract_id: 5001, payer_account_id: 8001 }],
+    });
     const db = harness().db;
     const versions = new SystemFileVersions();
     const statements = async (at: bigint) => (await captured((tapped) => versions.versionsAt(tapped, FILES, at))).length;
     assert.equal(await statements(T0 + 50n), 1);
     assert.equal(await statements(T0 + 100n), 0);
     // the importer's next record file: an exchange rate update and a contract result after it
-    await db.query(`insert into file_data (consensus_timestamp, entity_id, file_data, transaction_type) values ($1, 112, '\\x01', 17)`, [T0 + 150n]);
-    await db.query(`insert into contract_result (consensus_timestamp, contract_id, payer_account_id, function_parameters, gas_limit, transaction_result) values ($1, 5001, 8001, '\\x00', 1, 22)`, [T0 + 160n]);
+    await db.query(`insert into file_data (consensus_timestamp, entity_id, file_data, transaction_type) values ($1, 112, '\\x01', 17)`, [
+      T0 + 150n,
+    ]);
+    await db.query(
+      `insert into contract_result (consensus_timestamp, contract_id, payer_account_id, function_parameters, gas_limit, transaction_result) values ($1, 5001, 8001, '\\x00', 1, 22)`,
+      [T0 + 160n],
+    );
     const later = await Promise.all([versions.versionsAt(db, FILES, T0 + 160n), versions.versionsAt(db, FILES, T0 + 155n)]);
     assert.deepEqual(later.map(bounds), [
       [`${T0 + 90n}/${T0 + 90n}`, `${T0 + 150n}/${T0 + 150n}`],
@@ -92,7 +113,10 @@ describe('system file versions kept in the process', () => {
   });
 
   it('reads the rows anew after their maximum age, and after clear()', async () => {
-    await harness().prepare({ filedata: ROWS, contractresults: [{ consensus_timestamp: (T0 + 100n).toString(), contract_id: 5001, payer_account_id: 8001 }] });
+    await harness().prepare({
+      filedata: ROWS,
+      contractresults: [{ consensus_timestamp: (T0 + 100n).toString(), contract_id: 5001, payer_account_id: 8001 }],
+    });
     let now = 1_000_000;
     const versions = new SystemFileVersions(() => now, 600_000);
     const statements = async () => (await captured((tapped) => versions.versionsAt(tapped, FILES, T0 + 70n))).length;

@@ -3,7 +3,9 @@ import { Harness } from '../../tools/conformance/harness.js';
 import { createPrivatePostgres, type PrivatePostgres } from './privatePostgres.js';
 
 /** Five blocks: enough for the routes the fault tests drive. */
-export const FAULT_BLOCKS = { recordFiles: Array.from({ length: 5 }, (_, i) => ({ index: i, consensus_end: 1000 + i, hash: String(i).repeat(96) })) };
+export const FAULT_BLOCKS = {
+  recordFiles: Array.from({ length: 5 }, (_, i) => ({ index: i, consensus_end: 1000 + i, hash: String(i).repeat(96) })),
+};
 
 export interface FaultHarness {
   server: PrivatePostgres;
@@ -12,10 +14,16 @@ export interface FaultHarness {
   databaseUrl: string;
 }
 
-export async function openFaultHarness(pool: { size: number; statementTimeoutMs: number; connectionTimeoutMs: number }): Promise<FaultHarness> {
+export async function openFaultHarness(pool: {
+  size: number;
+  statementTimeoutMs: number;
+  connectionTimeoutMs: number;
+}): Promise<FaultHarness> {
   const server = await createPrivatePostgres();
   const harness = await Harness.open({ backend: 'postgres', adminUrl: server.adminUrl, pool });
   await harness.prepare(FAULT_BLOCKS);
-  const [{ current_database: name }] = (await harness.db.query<{ current_database: string }>('select current_database()')) as [{ current_database: string }];
+  const [{ current_database: name }] = (await harness.db.query<{ current_database: string }>('select current_database()')) as [
+    { current_database: string },
+  ];
   return { server, harness, databaseUrl: server.adminUrl.replace(/\/postgres$/, '/' + name) };
 }

@@ -5,7 +5,28 @@ const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^[0-9
 const hex = (n: number) => fc.stringMatching(new RegExp(`^[0-9a-fA-F]{${n}}$`));
 
 export const numbers = fc.oneof(
-  fc.constantFrom('0', '1', '2', '98', '800', '1001', '5000', '9223372036854775807', '9223372036854775808', '18446744073709551616', '274877906943', '274877906944', '2147483647', '2147483648', '-1', '-9223372036854775808', '1e3', '0x10', '00001', '1.0'),
+  fc.constantFrom(
+    '0',
+    '1',
+    '2',
+    '98',
+    '800',
+    '1001',
+    '5000',
+    '9223372036854775807',
+    '9223372036854775808',
+    '18446744073709551616',
+    '274877906943',
+    '274877906944',
+    '2147483647',
+    '2147483648',
+    '-1',
+    '-9223372036854775808',
+    '1e3',
+    '0x10',
+    '00001',
+    '1.0',
+  ),
   digits(1, 25),
   fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
 );
@@ -28,7 +49,15 @@ export const evmAddresses = fc.oneof(
 export const aliases = fc.oneof(
   fc.stringMatching(/^[A-Z2-7]{1,60}$/),
   fc.stringMatching(/^[a-z2-7]{1,60}$/),
-  fc.constantFrom('KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL72HMQ', '0.0.KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL72HMQ', '1.2.AAAA', 'A', 'AB', 'ABC', 'AAAAAAAA='),
+  fc.constantFrom(
+    'KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL72HMQ',
+    '0.0.KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL72HMQ',
+    '1.2.AAAA',
+    'A',
+    'AB',
+    'ABC',
+    'AAAAAAAA=',
+  ),
 );
 
 export const timestamps = fc.oneof(
@@ -36,7 +65,15 @@ export const timestamps = fc.oneof(
   fc.constantFrom('0', '0.0', '9999999999.999999999', '1234567890.000000007', '1.', '.1', '-1', '1e9', '1:2', 'now'),
 );
 
-export const hashes = fc.oneof(hex(64), hex(96), hex(64).map((h) => '0x' + h), hex(96).map((h) => '0x' + h), hex(63), hex(65), hex(32));
+export const hashes = fc.oneof(
+  hex(64),
+  hex(96),
+  hex(64).map((h) => '0x' + h),
+  hex(96).map((h) => '0x' + h),
+  hex(63),
+  hex(65),
+  hex(32),
+);
 
 export const transactionIds = fc.oneof(
   fc.tuple(entityIds, digits(1, 21), digits(1, 11)).map(([id, s, n]) => `${id}-${s}-${n}`),
@@ -70,7 +107,16 @@ export const hostile = fc.oneof(
 
 export const operators = fc.constantFrom('', 'eq:', 'ne:', 'lt:', 'lte:', 'gt:', 'gte:', 'foo:', 'EQ:', ':', 'gt:gt:');
 
-const anyValue = fc.oneof(numbers, entityIds, evmAddresses, aliases, timestamps, hashes, hostile, fc.constantFrom('asc', 'desc', 'ASC', 'true', 'false', 'TRUE', 'cryptotransfer', 'CONTRACTCALL', 'UNKNOWN', 'NODE'));
+const anyValue = fc.oneof(
+  numbers,
+  entityIds,
+  evmAddresses,
+  aliases,
+  timestamps,
+  hashes,
+  hostile,
+  fc.constantFrom('asc', 'desc', 'ASC', 'true', 'false', 'TRUE', 'cryptotransfer', 'CONTRACTCALL', 'UNKNOWN', 'NODE'),
+);
 
 export const queryKeys = fc.constantFrom(
   'limit',
@@ -102,11 +148,15 @@ export const queryStrings = fc
     { weight: 1, arbitrary: fc.array(param, { maxLength: 12 }) },
   )
   .map((params) =>
-    params.map(([key, op, value, encode]) => `${key}=${encode ? encodeURIComponent(op + value) : (op + value).replace(/[#&\s]/g, '')}`).join('&'),
+    params
+      .map(([key, op, value, encode]) => `${key}=${encode ? encodeURIComponent(op + value) : (op + value).replace(/[#&\s]/g, '')}`)
+      .join('&'),
   );
 
 function pathValue(values: fc.Arbitrary<string>): fc.Arbitrary<string> {
-  return fc.tuple(fc.oneof({ weight: 3, arbitrary: values }, { weight: 1, arbitrary: hostile }), fc.boolean()).map(([v, encode]) => (encode ? encodeURIComponent(v) : v.replace(/[/?#\s%]/g, 'x') || 'x'));
+  return fc
+    .tuple(fc.oneof({ weight: 3, arbitrary: values }, { weight: 1, arbitrary: hostile }), fc.boolean())
+    .map(([v, encode]) => (encode ? encodeURIComponent(v) : v.replace(/[/?#\s%]/g, 'x') || 'x'));
 }
 
 const accountPath = pathValue(fc.oneof(entityIds, evmAddresses, aliases));
@@ -118,5 +168,7 @@ export const urls = fc.oneof(
   queryStrings.map((q) => `/api/v1/blocks?${q}`),
   fc.tuple(pathValue(fc.oneof(numbers, hashes)), queryStrings).map(([id, q]) => `/api/v1/blocks/${id}?${q}`),
   fc.tuple(pathValue(fc.oneof(transactionIds, hashes)), queryStrings).map(([id, q]) => `/api/v1/contracts/results/${id}?${q}`),
-  fc.tuple(pathValue(fc.oneof(entityIds, evmAddresses)), pathValue(timestamps), queryStrings).map(([id, ts, q]) => `/api/v1/contracts/${id}/results/${ts}?${q}`),
+  fc
+    .tuple(pathValue(fc.oneof(entityIds, evmAddresses)), pathValue(timestamps), queryStrings)
+    .map(([id, ts, q]) => `/api/v1/contracts/${id}/results/${ts}?${q}`),
 );

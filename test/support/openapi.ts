@@ -41,7 +41,10 @@ export class OpenApiValidator {
 
   private resolve(node: Json): Json {
     if (node?.$ref?.startsWith('#/')) {
-      const target = node.$ref.slice(2).split('/').reduce((n: Json, key: string) => n[key], this.document);
+      const target = node.$ref
+        .slice(2)
+        .split('/')
+        .reduce((n: Json, key: string) => n[key], this.document);
       return this.resolve(target);
     }
     return node;

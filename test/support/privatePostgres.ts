@@ -14,13 +14,23 @@ import { createServer } from 'node:net';
 export function postgresBinDir(): string | null {
   const candidates: string[] = [];
   try {
-    candidates.push(execFileSync('pg_config', ['--bindir'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+    candidates.push(
+      execFileSync('pg_config', ['--bindir'], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim(),
+    );
   } catch {
     // no pg_config on PATH
   }
   candidates.push(...(process.env.PATH ?? '').split(delimiter).filter((d) => d !== ''));
   const root = '/usr/lib/postgresql';
-  if (existsSync(root)) candidates.push(...readdirSync(root).sort().reverse().map((v) => join(root, v, 'bin')));
+  if (existsSync(root))
+    candidates.push(
+      ...readdirSync(root)
+        .sort()
+        .reverse()
+        .map((v) => join(root, v, 'bin')),
+    );
   return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) ?? null;
 }
 
@@ -83,7 +93,22 @@ export async function createPrivatePostgres(): Promise<PrivatePostgres> {
  */
 export async function createStandby(primary: PrivatePostgres): Promise<PrivatePostgres> {
   return privateServer((run, data) =>
-    run('pg_basebackup', ['-D', data, '-R', '-X', 'stream', '-c', 'fast', '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '--no-sync']),
+    run('pg_basebackup', [
+      '-D',
+      data,
+      '-R',
+      '-X',
+      'stream',
+      '-c',
+      'fast',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+      '--no-sync',
+    ]),
   );
 }
 
@@ -97,7 +122,12 @@ async function privateServer(create: (run: (tool: string, args: string[]) => Buf
       : execFileSync(command, args, { stdio: 'pipe' });
   };
   const dir = mkdtempSync(join(tmpdir(), 'lqs-pg-'));
-  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), Number(execFileSync('id', ['-g', 'postgres']).toString().trim()));
+  if (asRoot)
+    chownSync(
+      dir,
+      Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+      Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
+    );
   const data = join(dir, 'data');
   try {
     create(run, data);

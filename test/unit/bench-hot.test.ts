@@ -8,7 +8,15 @@ import type { DatasetSample } from '../../tools/bench/sample.js';
 function sample(): DatasetSample {
   const account = (num: number) => ({ num, alias: null, evm: null, deleted: false });
   return {
-    summary: { shard: 0, realm: 0, seed: 1, blocks: 100, windowStart: '1706731200000000000', windowEnd: '1706817600000000000', topNftOwners: [[1004, 50]] },
+    summary: {
+      shard: 0,
+      realm: 0,
+      seed: 1,
+      blocks: 100,
+      windowStart: '1706731200000000000',
+      windowEnd: '1706817600000000000',
+      topNftOwners: [[1004, 50]],
+    },
     hubs: [1001, 1002, 1003, 1004, 1005].map(account),
     active: Array.from({ length: 30 }, (_, i) => account(2000 + i)),
     tail: [],
@@ -43,7 +51,10 @@ describe('bench hot mixes', () => {
     const newest = new Set(mixes.block!.map((r) => r.path));
     assert.ok(newest.has('/api/v1/blocks/78'), 'the newest block');
     assert.ok(!newest.has('/api/v1/blocks/0'));
-    assert.ok(mixes.accounts!.some((r) => r.path === '/api/v1/accounts/0.0.1001'), 'a hub');
+    assert.ok(
+      mixes.accounts!.some((r) => r.path === '/api/v1/accounts/0.0.1001'),
+      'a hub',
+    );
   });
 
   it('run at 32 connections by default, with the Redis on 127.0.0.1:6379 unless told', () => {

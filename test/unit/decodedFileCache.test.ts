@@ -18,7 +18,8 @@ describe('DecodedFileCache', () => {
   it('drops the least recently used key beyond its capacity', async () => {
     const cache = new DecodedFileCache(2);
     const loaded: string[] = [];
-    const get = (key: string) => cache.get(key, async () => {
+    const get = (key: string) =>
+      cache.get(key, async () => {
         loaded.push(key);
         return key.toUpperCase();
       });

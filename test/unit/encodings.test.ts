@@ -21,7 +21,8 @@ describe('timestamps', () => {
     assert.equal(parseTimestamp('167654.000123'), 167654000123000n);
     assert.equal(parseTimestamp('1680308100'), 1680308100000000000n);
     assert.equal(parseTimestamp('9999999999.999999999'), 9999999999999999999n);
-    for (const bad of ['', '.1', '1.', '12345678901', '1.1234567890', '-1', '1e9', ' 1', '0x10']) assert.equal(parseTimestamp(bad), null, bad);
+    for (const bad of ['', '.1', '1.', '12345678901', '1.1234567890', '-1', '1e9', ' 1', '0x10'])
+      assert.equal(parseTimestamp(bad), null, bad);
   });
 
   it('renders staking periods as the start of their day', () => {
@@ -96,7 +97,10 @@ describe('keys', () => {
 describe('transaction ids', () => {
   it('formats and parses shard.realm.num-sss-nnn', () => {
     assert.equal(formatTransactionId(8n, 1234567890000000006n), '0.0.8-1234567890-000000006');
-    assert.deepEqual(parseTransactionId('0.0.8-1234567890-6', { shard: 0n, realm: 0n }), { ok: true, value: { payer: 8n, validStartNs: 1234567890000000006n } });
+    assert.deepEqual(parseTransactionId('0.0.8-1234567890-6', { shard: 0n, realm: 0n }), {
+      ok: true,
+      value: { payer: 8n, validStartNs: 1234567890000000006n },
+    });
     assert.deepEqual(parseTransactionId('0.0.8-1234567890', { shard: 0n, realm: 0n }), { ok: false, reason: 'format' });
     assert.deepEqual(parseTransactionId('0.0.8-1234567890-0000000001', { shard: 0n, realm: 0n }), { ok: false, reason: 'format' });
     assert.deepEqual(parseTransactionId('0.65536.8-1-1', { shard: 0n, realm: 0n }), { ok: false, reason: 'entity', entity: '0.65536.8' });

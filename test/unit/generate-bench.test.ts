@@ -7,7 +7,15 @@ import { aggregate, aggregateCompression, markdown, svgChart, type BenchReport, 
 import { median, percentile } from '../../tools/bench/stats.js';
 import { meetsExpectation, TARGET_NAMES, type TargetName } from '../../tools/bench/targets.js';
 
-function measurement(scale: string, target: TargetName, concurrency: number, run: number, rps: number, p50: number, statuses: Record<string, number> = { 200: 100 }): Measurement {
+function measurement(
+  scale: string,
+  target: TargetName,
+  concurrency: number,
+  run: number,
+  rps: number,
+  p50: number,
+  statuses: Record<string, number> = { 200: 100 },
+): Measurement {
   return {
     scale,
     target,
@@ -77,8 +85,15 @@ describe('bench options', () => {
 
 describe('bench CPU accounting', () => {
   it('adds up CPU between readings, counting a process that appeared in between whole', () => {
-    const before = new Map([[1, 100], [2, 50]]);
-    const after = new Map([[1, 160], [2, 50], [3, 7]]);
+    const before = new Map([
+      [1, 100],
+      [2, 50],
+    ]);
+    const after = new Map([
+      [1, 160],
+      [2, 50],
+      [3, 7],
+    ]);
     assert.equal(cpuMsBetween(before, after), 67);
   });
 
@@ -133,7 +148,10 @@ describe('bench report', () => {
   it('takes the share of the PK ceiling from the ceiling measured right after each run, when there is one', () => {
     // the host slows down over the runs: 2000, 1000, 1500 req/s of the ceiling right after the endpoint's 1000, 500, 900
     const paired = [
-      ...[1000, 500, 900].map((rps, i) => ({ ...measurement('small', 'block', 8, i + 1, rps, 1), pairedPkCeilingRps: [2000, 1000, 1500][i] })),
+      ...[1000, 500, 900].map((rps, i) => ({
+        ...measurement('small', 'block', 8, i + 1, rps, 1),
+        pairedPkCeilingRps: [2000, 1000, 1500][i],
+      })),
       ...[2000, 1000, 1500].map((rps, i) => ({ ...measurement('small', 'ceiling-pk', 8, i + 1, rps, 1), paired: true })),
       ...[1, 2, 3].map((run) => measurement('small', 'ceiling-pk', 8, run, 4000, 1)),
     ];
@@ -167,13 +185,21 @@ describe('bench report', () => {
       backend: 'postgres',
       options: { seed: 1, runs: 3, durationSeconds: 2, concurrency: [8], targets: ['blocks'] },
       machine: { cpus: 2, cpuModel: 'test', memoryGb: 1, node: 'v20' },
-      datasets: ['tiny', 'small'].map((scale) => ({ scale, totalRows: 10, rows: {}, load: { seconds: 1, rowsPerSecond: 10, indexSeconds: 1, analyzeSeconds: 1, backend: 'postgres' } })),
+      datasets: ['tiny', 'small'].map((scale) => ({
+        scale,
+        totalRows: 10,
+        rows: {},
+        load: { seconds: 1, rowsPerSecond: 10, indexSeconds: 1, analyzeSeconds: 1, backend: 'postgres' },
+      })),
       mixes: { small: { blocks: { latest: 3 } } },
       results,
       measurements,
     };
     const md = markdown(report);
-    assert.match(md, /\| blocks \| 8 \| 1200 \| 4\.00 \| 12\.00 \| 20\.00 \| 400: 30 \| 0 \| 0 \| 30% \| 60% \| 200 \| 100 \| 60 \| 102 \| ×2\.00 \|/);
+    assert.match(
+      md,
+      /\| blocks \| 8 \| 1200 \| 4\.00 \| 12\.00 \| 20\.00 \| 400: 30 \| 0 \| 0 \| 30% \| 60% \| 200 \| 100 \| 60 \| 102 \| ×2\.00 \|/,
+    );
     const svg = svgChart(report);
     assert.match(svg, /^<svg [^>]*>[\s\S]*<\/svg>\n$/);
     // background, two panels per scale (3 targets measured on small, 1 on tiny), one legend entry

@@ -35,8 +35,14 @@ describe('generator randomness', () => {
     const b = new Rng(5);
     const c = new Rng(6);
     const seqA = Array.from({ length: 20 }, () => a.uint32());
-    assert.deepEqual(seqA, Array.from({ length: 20 }, () => b.uint32()));
-    assert.notDeepEqual(seqA, Array.from({ length: 20 }, () => c.uint32()));
+    assert.deepEqual(
+      seqA,
+      Array.from({ length: 20 }, () => b.uint32()),
+    );
+    assert.notDeepEqual(
+      seqA,
+      Array.from({ length: 20 }, () => c.uint32()),
+    );
     assert.equal(keyedRng(1, 2, 3).uint32(), keyedRng(1, 2, 3).uint32());
     assert.notEqual(keyedRng(1, 2, 3).uint32(), keyedRng(1, 2, 4).uint32());
   });
@@ -67,7 +73,12 @@ describe('generator encodings', () => {
   });
 
   it('writes system files that the service decodes', () => {
-    const rates = decodeExchangeRateSet(exchangeRateSet({ hbarEquiv: 30_000, centEquiv: 360_000, expirationSeconds: 1_800_000_000 }, { hbarEquiv: 1, centEquiv: 2, expirationSeconds: 3 }));
+    const rates = decodeExchangeRateSet(
+      exchangeRateSet(
+        { hbarEquiv: 30_000, centEquiv: 360_000, expirationSeconds: 1_800_000_000 },
+        { hbarEquiv: 1, centEquiv: 2, expirationSeconds: 3 },
+      ),
+    );
     assert.deepEqual(rates.current, { hbarEquiv: 30_000n, centEquiv: 360_000n, expirationSeconds: 1_800_000_000n });
     assert.equal(rates.next.centEquiv, 2n);
     const schedules = decodeFeeSchedules(feeSchedules(1_800_000_000, 1_900_000_000));
@@ -90,12 +101,26 @@ describe('generator encodings', () => {
       }
       assert.deepEqual(accountProfile(42, num), p, 'derived from the seed and number alone');
     }
-    assert.ok(kinds.get('ED25519')! > 1000 && kinds.get('ECDSA_SECP256K1')! > 500 && kinds.get('ProtobufEncoded')! > 10, JSON.stringify([...kinds]));
+    assert.ok(
+      kinds.get('ED25519')! > 1000 && kinds.get('ECDSA_SECP256K1')! > 500 && kinds.get('ProtobufEncoded')! > 10,
+      JSON.stringify([...kinds]),
+    );
   });
 });
 
 describe('generated ledger (tiny scale, in memory)', () => {
-  const keep = ['transaction', 'crypto_transfer', 'token_transfer', 'record_file', 'contract_result', 'contract_transaction', 'ethereum_transaction', 'account_balance', 'nft', 'entity'];
+  const keep = [
+    'transaction',
+    'crypto_transfer',
+    'token_transfer',
+    'record_file',
+    'contract_result',
+    'contract_transaction',
+    'ethereum_transaction',
+    'account_balance',
+    'nft',
+    'entity',
+  ];
   let first: { sink: MemorySink; outcome: LedgerOutcome };
   let rows: Record<string, Rows>;
 
@@ -144,13 +169,19 @@ describe('generated ledger (tiny scale, in memory)', () => {
     const transactions = new Map(rows.transaction!.map((r) => [r[ts]!, r[payer]!]));
     assert.equal(transactions.size, rows.transaction!.length, 'unique consensus timestamps');
     const sums = new Map<string, bigint>();
-    const [cts, cpayer, camount] = [column('cryptoTransfer', 'consensus_timestamp'), column('cryptoTransfer', 'payer_account_id'), column('cryptoTransfer', 'amount')];
+    const [cts, cpayer, camount] = [
+      column('cryptoTransfer', 'consensus_timestamp'),
+      column('cryptoTransfer', 'payer_account_id'),
+      column('cryptoTransfer', 'amount'),
+    ];
     for (const r of rows.crypto_transfer!) {
       assert.equal(transactions.get(r[cts]!), r[cpayer], `crypto transfer at ${r[cts]} has its transaction`);
       sums.set(r[cts]!, (sums.get(r[cts]!) ?? 0n) + BigInt(r[camount]!));
     }
     for (const [at, sum] of sums) assert.equal(sum, 0n, `transfers at ${at} add up to zero`);
-    const [tts, tpayer, ttoken, tamount] = ['consensus_timestamp', 'payer_account_id', 'token_id', 'amount'].map((c) => column('tokenTransfer', c));
+    const [tts, tpayer, ttoken, tamount] = ['consensus_timestamp', 'payer_account_id', 'token_id', 'amount'].map((c) =>
+      column('tokenTransfer', c),
+    );
     const tokenSums = new Map<string, bigint>();
     for (const r of rows.token_transfer!) {
       assert.equal(transactions.get(r[tts!]!), r[tpayer!]);
@@ -161,7 +192,9 @@ describe('generated ledger (tiny scale, in memory)', () => {
   });
 
   it('chains blocks every ~2 s over the transactions they count', () => {
-    const [index, start, end, count, hash, prev] = ['index', 'consensus_start', 'consensus_end', 'count', 'hash', 'prev_hash'].map((c) => column('recordFile', c));
+    const [index, start, end, count, hash, prev] = ['index', 'consensus_start', 'consensus_end', 'count', 'hash', 'prev_hash'].map((c) =>
+      column('recordFile', c),
+    );
     const blocks = rows.record_file!;
     const ts = rows.transaction!.map((r) => BigInt(r[column('transaction', 'consensus_timestamp')]!)).sort((a, b) => (a < b ? -1 : 1));
     let t = 0;
@@ -190,19 +223,28 @@ describe('generated ledger (tiny scale, in memory)', () => {
     const total = rows.transaction!.length;
     assert.ok(counts.get(String(HUBS.exchange))! / total > 0.1, 'the exchange pays more than a tenth');
     assert.ok(counts.get(String(HUBS.messenger))! / total > 0.05, 'the topic bot pays a twentieth');
-    const userCounts = [...counts].filter(([id]) => Number(id) > 1005).map(([, n]) => n).sort((a, b) => a - b);
+    const userCounts = [...counts]
+      .filter(([id]) => Number(id) > 1005)
+      .map(([, n]) => n)
+      .sort((a, b) => a - b);
     assert.ok(userCounts[Math.floor(userCounts.length / 2)]! <= 5, 'the median account pays a handful');
     assert.ok(userCounts.at(-1)! >= 50, 'some accounts are busy');
   });
 
   it('gives every contract result its contract_transaction rows and Ethereum data its transaction', () => {
     const [cts, ccontract, cpayer] = ['consensus_timestamp', 'contract_id', 'payer_account_id'].map((c) => column('contractResult', c));
-    const involved = new Set(rows.contract_transaction!.map((r) => `${r[column('contractTransaction', 'consensus_timestamp')]}/${r[column('contractTransaction', 'entity_id')]}`));
+    const involved = new Set(
+      rows.contract_transaction!.map(
+        (r) => `${r[column('contractTransaction', 'consensus_timestamp')]}/${r[column('contractTransaction', 'entity_id')]}`,
+      ),
+    );
     for (const r of rows.contract_result!) {
       assert.ok(involved.has(`${r[cts!]}/${r[ccontract!]}`), 'contract row');
       assert.ok(involved.has(`${r[cts!]}/${r[cpayer!]}`), 'payer row');
     }
-    const payers = new Map(rows.transaction!.map((r) => [r[column('transaction', 'consensus_timestamp')]!, r[column('transaction', 'payer_account_id')]!]));
+    const payers = new Map(
+      rows.transaction!.map((r) => [r[column('transaction', 'consensus_timestamp')]!, r[column('transaction', 'payer_account_id')]!]),
+    );
     const results = new Set(rows.contract_result!.map((r) => r[cts!]));
     for (const r of rows.ethereum_transaction!) {
       const at = r[column('ethereumTransaction', 'consensus_timestamp')]!;

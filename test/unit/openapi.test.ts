@@ -40,7 +40,16 @@ describe('isJsonSafePattern', () => {
     };
     collect(loadOpenApi().document);
     assert.ok(patterns.size >= 5, `the document's safe patterns: ${[...patterns].join(' ')}`);
-    const samples = ['0.0.2', '1586567700.453054000', 'ABCDEF234567', '0x' + 'ab'.repeat(20), 'ab'.repeat(20), '0x', '0.0.2-1586567700-453054000', 'gte:5'];
+    const samples = [
+      '0.0.2',
+      '1586567700.453054000',
+      'ABCDEF234567',
+      '0x' + 'ab'.repeat(20),
+      'ab'.repeat(20),
+      '0x',
+      '0.0.2-1586567700-453054000',
+      'gte:5',
+    ];
     for (const pattern of patterns) {
       const regex = new RegExp(pattern);
       for (const sample of samples) {

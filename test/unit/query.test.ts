@@ -20,18 +20,24 @@ const messagesOf = (fn: () => unknown) => {
 describe('query parsing', () => {
   it('lower-cases keys, merges repeats in first-seen order and lower-cases order values', () => {
     const q = parseQueryString('Timestamp=gt:1&LIMIT=5&timestamp=lt:2&order=ASC&memo=AbC', 8);
-    assert.deepEqual([...q.entries], [
-      ['timestamp', ['gt:1', 'lt:2']],
-      ['limit', '5'],
-      ['order', 'asc'],
-      ['memo', 'AbC'],
-    ]);
+    assert.deepEqual(
+      [...q.entries],
+      [
+        ['timestamp', ['gt:1', 'lt:2']],
+        ['limit', '5'],
+        ['order', 'asc'],
+        ['memo', 'AbC'],
+      ],
+    );
     assert.equal(q.last('timestamp'), 'lt:2');
   });
 
   it('reports the reference qs errors for deep nesting and long arrays', () => {
     assert.equal(parseQueryString('a[b][c]=1', 8).error, 'Input depth exceeded depth option of 1 and strictDepth is true');
-    assert.equal(parseQueryString(Array.from({ length: 9 }, () => 'a=1').join('&'), 8).error, 'Array limit exceeded. Only 8 elements allowed in an array.');
+    assert.equal(
+      parseQueryString(Array.from({ length: 9 }, () => 'a=1').join('&'), 8).error,
+      'Array limit exceeded. Only 8 elements allowed in an array.',
+    );
     assert.equal(parseQueryString('a=%20b+c', 8).last('a'), ' b c');
   });
 });
@@ -47,15 +53,18 @@ describe('filters', () => {
 
   it('collects count, invalid and unknown messages in that order', () => {
     const q = parseQueryString('foo=1&limit=0&timestamp=xx:1&TIMESTAMP=1&timestamp=2&Timestamp=3&order=up', 2);
-    assert.deepEqual(messagesOf(() => buildFilters(q, listRules, 2)), {
-      status: 400,
-      messages: [
-        'Parameter values count exceeds maximum number allowed: timestamp count: 4 max: 2',
-        'Invalid parameter: limit',
-        'Invalid parameter: order',
-        'Unknown query parameter: foo',
-      ],
-    });
+    assert.deepEqual(
+      messagesOf(() => buildFilters(q, listRules, 2)),
+      {
+        status: 400,
+        messages: [
+          'Parameter values count exceeds maximum number allowed: timestamp count: 4 max: 2',
+          'Invalid parameter: limit',
+          'Invalid parameter: order',
+          'Unknown query parameter: foo',
+        ],
+      },
+    );
   });
 
   it('validates single-resource parameters in key order', () => {
@@ -88,7 +97,10 @@ describe('filters', () => {
       { key: 'timestamp', operator: 'gt', value: 1_500_000_000n },
       { key: 'timestamp', operator: 'lte', value: 2_000_000_000n },
     ]);
-    assert.deepEqual(filters.all.map((f) => f.key), ['timestamp', 'timestamp', 'order']);
+    assert.deepEqual(
+      filters.all.map((f) => f.key),
+      ['timestamp', 'timestamp', 'order'],
+    );
     assert.equal(rules.transactions('eq', 'FALSE'), false);
     assert.equal(rules.transactions('ne', 'false'), undefined);
     assert.equal(rules.transactiontype('eq', 'cryptotransfer'), 14);

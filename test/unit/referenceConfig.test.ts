@@ -42,11 +42,24 @@ describe("the reference's configuration", () => {
     assert.equal(config.query.maxTransactionsTimestampRangeNs, 7n * DAY_NS);
     assert.deepEqual(config.metrics.config, { authentication: true, username: 'prom', password: 'pw', uriPath: '/swagger' });
     assert.equal(config.realm, 2n);
-    assert.deepEqual(warnings, ['ignoring variables of the reference this service does not use: HIERO_MIRROR_REST_CACHE_ENTITYID_MAXAGE, HIERO_MIRROR_REST_REDIS_ENABLED']);
+    assert.deepEqual(warnings, [
+      'ignoring variables of the reference this service does not use: HIERO_MIRROR_REST_CACHE_ENTITYID_MAXAGE, HIERO_MIRROR_REST_REDIS_ENABLED',
+    ]);
   });
 
   it('lets LQS_* variables, DATABASE_URL and PORT override them', () => {
-    const config = loadConfig({ HIERO_MIRROR_REST_PORT: '6000', PORT: '7000', HIERO_MIRROR_REST_RESPONSE_LIMIT_MAX: '50', LQS_RESPONSE_LIMIT_MAX: '60', HIERO_MIRROR_REST_DB_HOST: 'a', DATABASE_URL: 'postgres://u@b/db' }, undefined, () => {});
+    const config = loadConfig(
+      {
+        HIERO_MIRROR_REST_PORT: '6000',
+        PORT: '7000',
+        HIERO_MIRROR_REST_RESPONSE_LIMIT_MAX: '50',
+        LQS_RESPONSE_LIMIT_MAX: '60',
+        HIERO_MIRROR_REST_DB_HOST: 'a',
+        DATABASE_URL: 'postgres://u@b/db',
+      },
+      undefined,
+      () => {},
+    );
     assert.equal(config.port, 7000);
     assert.equal(config.response.limit.max, 60);
     assert.equal(config.db.url, 'postgres://u@b/db');
@@ -104,7 +117,9 @@ describe("the reference's configuration", () => {
         `config file ${file}: ignoring settings of the reference this service does not use: hiero.mirror.importer.enabled, hiero.mirror.rest.network.unreleasedSupplyAccounts, hiero.mirror.rest.cache.response.enabled`,
       ]);
       writeFileSync(file, 'hiero:\n  mirror:\n    rest:\n      response:\n        limit:\n          max: lots\n');
-      assert.throws(() => loadConfig({}, file, () => {}), { message: `config file ${file}: hiero.mirror.rest.response.limit.max: "lots" is not a number` });
+      assert.throws(() => loadConfig({}, file, () => {}), {
+        message: `config file ${file}: hiero.mirror.rest.response.limit.max: "lots" is not a number`,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

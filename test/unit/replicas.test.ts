@@ -49,11 +49,14 @@ describe('ReplicatedDb', () => {
     assert.deepEqual(await db.transaction((tx) => tx.query('select 1')), [{ from: 'primary:tx' }]);
     assert.deepEqual(await db.transaction((tx) => tx.query('select 1'), { readOnly: true }), [{ from: 'replica1:tx' }]);
     assert.deepEqual(served, ['replica1', 'replica2', 'replica1', 'replica2', 'primary:exec']);
-    assert.deepEqual(db.pools().map((p) => [p.name, p.state, p.queries]), [
-      ['primary', 'up', 0],
-      ['replica1', 'up', 3],
-      ['replica2', 'up', 2],
-    ]);
+    assert.deepEqual(
+      db.pools().map((p) => [p.name, p.state, p.queries]),
+      [
+        ['primary', 'up', 0],
+        ['replica1', 'up', 3],
+        ['replica2', 'up', 2],
+      ],
+    );
     assert.deepEqual(db.poolStats(), { total: 3, idle: 3, waiting: 0 });
     await db.close();
   });
@@ -91,11 +94,14 @@ describe('ReplicatedDb', () => {
     r1.state.lag = 5000;
     r2.state.failure = new DatabaseUnavailableError('down');
     await db.check();
-    assert.deepEqual(db.pools().map((p) => [p.name, p.state, p.lagMs]), [
-      ['primary', 'up', null],
-      ['replica1', 'lagging', 5000],
-      ['replica2', 'down', 0],
-    ]);
+    assert.deepEqual(
+      db.pools().map((p) => [p.name, p.state, p.lagMs]),
+      [
+        ['primary', 'up', null],
+        ['replica1', 'lagging', 5000],
+        ['replica2', 'down', 0],
+      ],
+    );
     await db.query('select 1');
     assert.deepEqual(served, ['primary']);
     r1.state.lag = 10;
@@ -117,12 +123,22 @@ describe('ReplicatedDb', () => {
   });
 
   it('is configured by db.replicas (LQS_DB_REPLICAS, comma-separated) beside db.url', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://u@a/db', LQS_DB_REPLICAS: 'postgres://u@b/db,postgres://u@c/db', LQS_DB_MAXREPLICALAGMS: '2000' }, undefined, () => {});
+    const config = loadConfig(
+      { DATABASE_URL: 'postgres://u@a/db', LQS_DB_REPLICAS: 'postgres://u@b/db,postgres://u@c/db', LQS_DB_MAXREPLICALAGMS: '2000' },
+      undefined,
+      () => {},
+    );
     assert.deepEqual(config.db.replicas, ['postgres://u@b/db', 'postgres://u@c/db']);
     assert.equal(config.db.maxReplicaLagMs, 2000);
     assert.deepEqual(config.db.primaryReads, ['blocks']);
-    assert.throws(() => loadConfig({ LQS_DB_REPLICAS: 'postgres://u@b/db' }, undefined, () => {}), (e: unknown) => e instanceof ConfigError && /need the primary/.test(e.message));
-    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://u@a/db', LQS_DB_REPLICAS: 'b:5432' }, undefined, () => {}), /LQS_DB_REPLICAS \(db.replicas\): "b:5432" is not a PostgreSQL URL/);
+    assert.throws(
+      () => loadConfig({ LQS_DB_REPLICAS: 'postgres://u@b/db' }, undefined, () => {}),
+      (e: unknown) => e instanceof ConfigError && /need the primary/.test(e.message),
+    );
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: 'postgres://u@a/db', LQS_DB_REPLICAS: 'b:5432' }, undefined, () => {}),
+      /LQS_DB_REPLICAS \(db.replicas\): "b:5432" is not a PostgreSQL URL/,
+    );
     assert.throws(() => loadConfig({ LQS_DB_PRIMARYREADS: 'accounts' }, undefined, () => {}), /"accounts" is not one of blocks/);
   });
 });

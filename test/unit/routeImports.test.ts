@@ -7,7 +7,9 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths.js';
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The module specifiers of a source's static imports and re-exports and of its dynamic imports. */

@@ -32,8 +32,15 @@ const parentOf = (pid: number): number | null => {
 
 /** User and kernel CPU milliseconds of a process and its children (a cluster primary and its workers), summed. */
 export function cpuTimesOfTree(pid: number): { userMs: number; kernelMs: number } {
-  const pids = [pid, ...readdirSync('/proc').filter((e) => /^\d+$/.test(e) && parentOf(Number(e)) === pid).map(Number)];
-  return pids.map(processCpuTimes).reduce((a, b) => ({ userMs: a.userMs + b.userMs, kernelMs: a.kernelMs + b.kernelMs }), { userMs: 0, kernelMs: 0 });
+  const pids = [
+    pid,
+    ...readdirSync('/proc')
+      .filter((e) => /^\d+$/.test(e) && parentOf(Number(e)) === pid)
+      .map(Number),
+  ];
+  return pids
+    .map(processCpuTimes)
+    .reduce((a, b) => ({ userMs: a.userMs + b.userMs, kernelMs: a.kernelMs + b.kernelMs }), { userMs: 0, kernelMs: 0 });
 }
 
 /** CPU milliseconds of every process named `name` (e.g. `postgres`), keyed by pid. */

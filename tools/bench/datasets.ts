@@ -101,7 +101,11 @@ async function ensureDatabase(adminUrl: string, name: string): Promise<string> {
   return url.toString();
 }
 
-async function openBenchTarget(options: BenchOptions, scale: ScaleName, progress: Progress): Promise<{ target: GenerateTarget; env: BenchDataset['env'] }> {
+async function openBenchTarget(
+  options: BenchOptions,
+  scale: ScaleName,
+  progress: Progress,
+): Promise<{ target: GenerateTarget; env: BenchDataset['env'] }> {
   if (options.backend === 'postgres') {
     const name = benchDatabaseName(scale, options.seed, options.schema);
     const url = await ensureDatabase(options.adminUrl, name);
@@ -110,7 +114,9 @@ async function openBenchTarget(options: BenchOptions, scale: ScaleName, progress
     const mirror = await isMirrorNodeDatabase(db);
     if (mirror !== (options.schema === 'mirror')) {
       await db.close();
-      throw new Error(`${name} holds ${mirror ? "a mirror node's schema" : "the project's schema"}, not the ${options.schema} schema; drop it (dropdb ${name})`);
+      throw new Error(
+        `${name} holds ${mirror ? "a mirror node's schema" : "the project's schema"}, not the ${options.schema} schema; drop it (dropdb ${name})`,
+      );
     }
     // never the project's migrations on a mirror node's schema
     if (!mirror) await migrate(db);

@@ -67,7 +67,8 @@ export function runLoad(
               const item = (context as Context).request;
               if (item && !meetsExpectation(status, item.expect)) {
                 unexpected++;
-                if (unexpectedExamples.length < 5) unexpectedExamples.push(`${status} for ${item.path} (${item.kind}, expected ${item.expect})`);
+                if (unexpectedExamples.length < 5)
+                  unexpectedExamples.push(`${status} for ${item.path} (${item.kind}, expected ${item.expect})`);
               }
             },
           },

@@ -67,17 +67,47 @@ function accountsMix(rng: Rng, s: DatasetSample, f: Forms): MixRequest[] {
     [8, (r) => ok(`${base}${r.pick(withAlias).alias}`, 'alias')],
     [8, (r) => ok(`${base}0x${r.pick(withEvm).evm}`, 'evm address')],
     [10, (r) => ok(`${base}${f.id(r.pick(active).num)}?timestamp=lte:${f.timestamp(r)}`, 'historical timestamp=lte')],
-    [5, (r) => {
-      const from = r.float() * 0.9;
-      return ok(`${base}${f.id(r.pick(active).num)}?timestamp=gte:${f.timestamp(r, from)}&timestamp=lt:${f.timestamp(r, from + 0.05)}`, 'historical range');
-    }],
-    [4, (r) => ok(`${base}${f.id(r.pick(s.hubs).num)}?transactiontype=${r.pick(['CRYPTOTRANSFER', 'CONSENSUSSUBMITMESSAGE', 'ETHEREUMTRANSACTION'])}`, 'transactiontype')],
-    [4, (r) => ok(`${base}${f.account(r, r.pick(active))}?${r.pick(['limit=100&order=asc', 'transactions=false', 'order=asc'])}`, 'limit/order/transactions')],
+    [
+      5,
+      (r) => {
+        const from = r.float() * 0.9;
+        return ok(
+          `${base}${f.id(r.pick(active).num)}?timestamp=gte:${f.timestamp(r, from)}&timestamp=lt:${f.timestamp(r, from + 0.05)}`,
+          'historical range',
+        );
+      },
+    ],
+    [
+      4,
+      (r) =>
+        ok(
+          `${base}${f.id(r.pick(s.hubs).num)}?transactiontype=${r.pick(['CRYPTOTRANSFER', 'CONSENSUSSUBMITMESSAGE', 'ETHEREUMTRANSACTION'])}`,
+          'transactiontype',
+        ),
+    ],
+    [
+      4,
+      (r) =>
+        ok(
+          `${base}${f.account(r, r.pick(active))}?${r.pick(['limit=100&order=asc', 'transactions=false', 'order=asc'])}`,
+          'limit/order/transactions',
+        ),
+    ],
     [3, (r) => bad(`${base}${r.pick(['0.0.x1', '1.2.3.4', '0x123'])}`, 'invalid id')],
-    [2, (r) => bad(`${base}${f.id(r.pick(active).num)}?${r.pick(['limit=0', 'order=up', 'timestamp=abc', 'transactiontype=nope'])}`, 'invalid parameter')],
+    [
+      2,
+      (r) =>
+        bad(
+          `${base}${f.id(r.pick(active).num)}?${r.pick(['limit=0', 'order=up', 'timestamp=abc', 'transactiontype=nope'])}`,
+          'invalid parameter',
+        ),
+    ],
     [2, (r) => missing(`${base}${r.pick([f.id(999_999_999), base32Encode(r.bytes(34)), '0x' + randomHex(r, 20)])}`, 'unknown account')],
   ];
-  return pool(rng, categories.filter(([, g]) => canGenerate(g, rng)));
+  return pool(
+    rng,
+    categories.filter(([, g]) => canGenerate(g, rng)),
+  );
 }
 
 /** The account alone (`transactions=false`): balances and staking, now or as of a time. */
@@ -93,7 +123,10 @@ function accountWithoutTransactionsMix(rng: Rng, s: DatasetSample, f: Forms): Mi
     [5, (r) => bad(`${base}${r.pick(['0.0.x1', '1.2.3.4', `${f.id(1001)}?transactions=maybe`])}`, 'invalid id or parameter')],
     [5, (r) => missing(`${base}${r.pick([f.id(999_999_999), '0x' + randomHex(r, 20)])}?transactions=false`, 'unknown account')],
   ];
-  return pool(rng, categories.filter(([, g]) => canGenerate(g, rng)));
+  return pool(
+    rng,
+    categories.filter(([, g]) => canGenerate(g, rng)),
+  );
 }
 
 function nftsMix(rng: Rng, s: DatasetSample, f: Forms): MixRequest[] {
@@ -104,24 +137,61 @@ function nftsMix(rng: Rng, s: DatasetSample, f: Forms): MixRequest[] {
   const categories: Category[] = [
     [12, (r) => ok(path(f.id(r.pick(top).num), r.pick(['', '?limit=100', '?order=asc'])), 'huge NFT owner')],
     [20, (r) => ok(path(f.account(r, r.pick(owners))), 'NFT owner, any path form')],
-    [12, (r) => {
-      const n = r.pick(s.nfts);
-      return ok(path(f.id(n.owner), r.pick([`?token.id=${f.id(n.token)}`, `?token.id=gte:${f.id(n.token)}&limit=10&order=asc`, `?token.id=lt:${f.id(n.token)}`])), 'token.id filter');
-    }],
-    [10, (r) => {
-      const n = r.pick(s.nfts);
-      return ok(path(f.id(n.owner), r.pick([`?token.id=${f.id(n.token)}&serialnumber=gte:${n.serial}`, `?token.id=eq:${n.token}&serialnumber=lte:${n.serial}&order=asc`])), 'serialnumber range');
-    }],
-    [8, (r) => {
-      const n = r.pick(withSpender);
-      return ok(path(f.id(n.owner), r.pick([`?spender.id=${f.id(n.spender!)}`, `?spender.id=gte:${f.id(1001)}&limit=5`])), 'spender.id filter');
-    }],
+    [
+      12,
+      (r) => {
+        const n = r.pick(s.nfts);
+        return ok(
+          path(
+            f.id(n.owner),
+            r.pick([`?token.id=${f.id(n.token)}`, `?token.id=gte:${f.id(n.token)}&limit=10&order=asc`, `?token.id=lt:${f.id(n.token)}`]),
+          ),
+          'token.id filter',
+        );
+      },
+    ],
+    [
+      10,
+      (r) => {
+        const n = r.pick(s.nfts);
+        return ok(
+          path(
+            f.id(n.owner),
+            r.pick([
+              `?token.id=${f.id(n.token)}&serialnumber=gte:${n.serial}`,
+              `?token.id=eq:${n.token}&serialnumber=lte:${n.serial}&order=asc`,
+            ]),
+          ),
+          'serialnumber range',
+        );
+      },
+    ],
+    [
+      8,
+      (r) => {
+        const n = r.pick(withSpender);
+        return ok(
+          path(f.id(n.owner), r.pick([`?spender.id=${f.id(n.spender!)}`, `?spender.id=gte:${f.id(1001)}&limit=5`])),
+          'spender.id filter',
+        );
+      },
+    ],
     [6, (r) => ok(path(f.id(r.pick(s.tail).num)), 'account with few or no NFTs')],
-    [3, (r) => bad(path(f.id(r.pick(owners).num), r.pick(['?serialnumber=5', '?token.id=ne:0.0.5', '?limit=abc', '?spender.id=ne:0.0.7'])), 'invalid filter')],
+    [
+      3,
+      (r) =>
+        bad(
+          path(f.id(r.pick(owners).num), r.pick(['?serialnumber=5', '?token.id=ne:0.0.5', '?limit=abc', '?spender.id=ne:0.0.7'])),
+          'invalid filter',
+        ),
+    ],
     [2, (r) => bad(path(r.pick(['0.0.x', 'abc!'])), 'invalid id')],
     [2, (r) => missing(path(r.pick([base32Encode(r.bytes(34)), '0x' + randomHex(r, 20)])), 'unknown alias or EVM address')],
   ];
-  return pool(rng, categories.filter(([, g]) => canGenerate(g, rng)));
+  return pool(
+    rng,
+    categories.filter(([, g]) => canGenerate(g, rng)),
+  );
 }
 
 function blocksMix(rng: Rng, s: DatasetSample, f: Forms): MixRequest[] {
@@ -134,10 +204,13 @@ function blocksMix(rng: Rng, s: DatasetSample, f: Forms): MixRequest[] {
     [10, (r) => ok(`${base}?block.number=gte:${r.int(blocks)}&limit=25&order=asc`, 'block.number range')],
     [10, (r) => ok(`${base}?block.number=lt:${r.int(blocks)}`, 'block.number upper bound')],
     [10, (r) => ok(`${base}?timestamp=lt:${f.timestamp(r)}`, 'timestamp upper bound')],
-    [10, (r) => {
-      const from = r.float() * 0.95;
-      return ok(`${base}?timestamp=gte:${f.timestamp(r, from)}&timestamp=lt:${f.timestamp(r, from + 0.01)}&order=asc`, 'timestamp range');
-    }],
+    [
+      10,
+      (r) => {
+        const from = r.float() * 0.95;
+        return ok(`${base}?timestamp=gte:${f.timestamp(r, from)}&timestamp=lt:${f.timestamp(r, from + 0.01)}&order=asc`, 'timestamp range');
+      },
+    ],
     [5, (r) => bad(`${base}?${r.pick(['block.number=ne:5', 'limit=0', 'timestamp=abc', 'order=up', 'foo=1'])}`, 'invalid parameter')],
   ];
   return pool(rng, categories);
@@ -150,7 +223,14 @@ function blockMix(rng: Rng, s: DatasetSample): MixRequest[] {
     [20, (r) => ok(`${base}0x${r.pick(s.blocks).hash}`, 'by 96-hex hash')],
     [10, (r) => ok(`${base}${r.pick(s.blocks).hash}`, 'by 96-hex hash without 0x')],
     [20, (r) => ok(`${base}0x${r.pick(s.blocks).hash.slice(0, 64)}`, 'by 64-hex hash prefix')],
-    [4, (r) => missing(`${base}${r.pick([String(s.summary.blocks + 1 + r.int(1000)), '0x' + randomHex(r, 48), '0x' + randomHex(r, 32)])}`, 'unknown block')],
+    [
+      4,
+      (r) =>
+        missing(
+          `${base}${r.pick([String(s.summary.blocks + 1 + r.int(1000)), '0x' + randomHex(r, 48), '0x' + randomHex(r, 32)])}`,
+          'unknown block',
+        ),
+    ],
     [3, (r) => bad(`${base}${r.pick(['abc', '0x123', '-1'])}`, 'invalid hash or number')],
     [3, (r) => bad(`${base}${r.pick(s.blocks).number}?limit=1`, 'unknown parameter')],
   ];
@@ -170,14 +250,20 @@ function contractResultMix(rng: Rng, s: DatasetSample, f: Forms): MixRequest[] {
     [40, (r) => ok(`${base}${txId(r.pick(topLevel))}`, 'by transaction id')],
     [35, (r) => ok(`${base}0x${r.pick(s.contractResults).hash}`, 'by hash')],
     [5, (r) => ok(`${base}${r.pick(s.contractResults).hash}?hbar=false`, 'by hash without 0x, hbar=false')],
-    [8, (r) => {
-      const child = r.pick(children);
-      return ok(`${base}${txId(child)}?nonce=${child.nonce}`, 'child by transaction id and nonce');
-    }],
+    [
+      8,
+      (r) => {
+        const child = r.pick(children);
+        return ok(`${base}${txId(child)}?nonce=${child.nonce}`, 'child by transaction id and nonce');
+      },
+    ],
     [6, (r) => missing(`${base}${r.pick(['0x' + randomHex(r, 32), `${f.id(1001)}-1600000000-000000001`])}`, 'unknown hash or id')],
     [6, (r) => bad(`${base}${r.pick(['0.0.1-abc-1', '0x1234', `${txId(r.pick(topLevel))}?nonce=-1`])}`, 'invalid id or nonce')],
   ];
-  return pool(rng, categories.filter(([, g]) => canGenerate(g, rng)));
+  return pool(
+    rng,
+    categories.filter(([, g]) => canGenerate(g, rng)),
+  );
 }
 
 function contractResultByTimestampMix(rng: Rng, s: DatasetSample, f: Forms): MixRequest[] {
@@ -185,29 +271,54 @@ function contractResultByTimestampMix(rng: Rng, s: DatasetSample, f: Forms): Mix
   const ts = (c: DatasetSample['contractResults'][number]) => formatTimestamp(BigInt(c.timestamp))!;
   const withEvm = s.contractResults.filter((c) => c.contractEvm);
   const categories: Category[] = [
-    [50, (r) => {
-      const c = r.pick(s.contractResults);
-      return ok(path(f.id(c.contract), ts(c)), 'contract id');
-    }],
-    [10, (r) => {
-      const c = r.pick(s.contractResults);
-      return ok(path(String(c.contract), ts(c)), 'contract num');
-    }],
-    [20, (r) => {
-      const c = r.pick(withEvm);
-      return ok(path('0x' + c.contractEvm, ts(c)), 'contract EVM address');
-    }],
-    [10, (r) => {
-      const c = r.pick(s.contractResults);
-      return ok(path(f.id(c.payer), ts(c)), 'payer id');
-    }],
-    [5, (r) => {
-      const c = r.pick(s.contractResults);
-      return missing(path(f.id(c.contract), formatTimestamp(BigInt(c.timestamp) + 1n)!), 'no result at that timestamp');
-    }],
-    [5, (r) => bad(r.pick([path('0.0.x', '1.2'), path(f.id(1001), 'abc'), `${path(f.id(1001), '1.000000001')}?limit=2`]), 'invalid id, timestamp or parameter')],
+    [
+      50,
+      (r) => {
+        const c = r.pick(s.contractResults);
+        return ok(path(f.id(c.contract), ts(c)), 'contract id');
+      },
+    ],
+    [
+      10,
+      (r) => {
+        const c = r.pick(s.contractResults);
+        return ok(path(String(c.contract), ts(c)), 'contract num');
+      },
+    ],
+    [
+      20,
+      (r) => {
+        const c = r.pick(withEvm);
+        return ok(path('0x' + c.contractEvm, ts(c)), 'contract EVM address');
+      },
+    ],
+    [
+      10,
+      (r) => {
+        const c = r.pick(s.contractResults);
+        return ok(path(f.id(c.payer), ts(c)), 'payer id');
+      },
+    ],
+    [
+      5,
+      (r) => {
+        const c = r.pick(s.contractResults);
+        return missing(path(f.id(c.contract), formatTimestamp(BigInt(c.timestamp) + 1n)!), 'no result at that timestamp');
+      },
+    ],
+    [
+      5,
+      (r) =>
+        bad(
+          r.pick([path('0.0.x', '1.2'), path(f.id(1001), 'abc'), `${path(f.id(1001), '1.000000001')}?limit=2`]),
+          'invalid id, timestamp or parameter',
+        ),
+    ],
   ];
-  return pool(rng, categories.filter(([, g]) => canGenerate(g, rng)));
+  return pool(
+    rng,
+    categories.filter(([, g]) => canGenerate(g, rng)),
+  );
 }
 
 /** A category whose sample list is empty (a tiny dataset) is left out of the mix. */
@@ -224,7 +335,9 @@ export function buildMixes(sample: DatasetSample, seed: number): Record<TargetNa
   const f = new Forms(sample);
   const rng = (stream: number) => new Rng(seed, 100 + stream);
   const { shard, realm } = sample.summary;
-  const accountIds = [...sample.hubs, ...sample.active, ...sample.tail].map((a) => encodeEntityId(BigInt(shard), BigInt(realm), BigInt(a.num)));
+  const accountIds = [...sample.hubs, ...sample.active, ...sample.tail].map((a) =>
+    encodeEntityId(BigInt(shard), BigInt(realm), BigInt(a.num)),
+  );
   return {
     accounts: accountsMix(rng(1), sample, f),
     'account-without-transactions': accountWithoutTransactionsMix(rng(7), sample, f),
@@ -266,15 +379,40 @@ export function buildHotMixes(sample: DatasetSample, seed: number): Partial<Reco
   };
   const results = sample.contractResults.slice(0, HOT_URLS);
   return {
-    accounts: zipfPool(rng(1), popular.map((a) => ok(`/api/v1/accounts/${f.id(a.num)}`, 'popular account'))),
-    'account-without-transactions': zipfPool(rng(2), popular.map((a) => ok(`/api/v1/accounts/${f.id(a.num)}?transactions=false`, 'popular account alone'))),
-    'account-nfts': zipfPool(rng(3), owners.map((a) => ok(`/api/v1/accounts/${f.id(a.num)}/nfts`, 'popular NFT owner'))),
-    blocks: zipfPool(rng(4), ['', '?limit=1', '?limit=10', '?limit=100', '?order=desc&limit=5'].map((q) => ok(`/api/v1/blocks${q}`, 'newest blocks'))),
-    block: zipfPool(rng(5), newest.flatMap((b) => [ok(`/api/v1/blocks/${b.number}`, 'newest block by number'), ok(`/api/v1/blocks/0x${b.hash}`, 'newest block by hash')])),
+    accounts: zipfPool(
+      rng(1),
+      popular.map((a) => ok(`/api/v1/accounts/${f.id(a.num)}`, 'popular account')),
+    ),
+    'account-without-transactions': zipfPool(
+      rng(2),
+      popular.map((a) => ok(`/api/v1/accounts/${f.id(a.num)}?transactions=false`, 'popular account alone')),
+    ),
+    'account-nfts': zipfPool(
+      rng(3),
+      owners.map((a) => ok(`/api/v1/accounts/${f.id(a.num)}/nfts`, 'popular NFT owner')),
+    ),
+    blocks: zipfPool(
+      rng(4),
+      ['', '?limit=1', '?limit=10', '?limit=100', '?order=desc&limit=5'].map((q) => ok(`/api/v1/blocks${q}`, 'newest blocks')),
+    ),
+    block: zipfPool(
+      rng(5),
+      newest.flatMap((b) => [
+        ok(`/api/v1/blocks/${b.number}`, 'newest block by number'),
+        ok(`/api/v1/blocks/0x${b.hash}`, 'newest block by hash'),
+      ]),
+    ),
     'contract-result': zipfPool(
       rng(6),
-      results.map((c, i) => (i % 2 === 0 || c.nonce > 0 ? ok(`/api/v1/contracts/results/0x${c.hash}`, 'popular result by hash') : ok(`/api/v1/contracts/results/${txId(c)}`, 'popular result by id'))),
+      results.map((c, i) =>
+        i % 2 === 0 || c.nonce > 0
+          ? ok(`/api/v1/contracts/results/0x${c.hash}`, 'popular result by hash')
+          : ok(`/api/v1/contracts/results/${txId(c)}`, 'popular result by id'),
+      ),
     ),
-    'contract-result-by-timestamp': zipfPool(rng(7), results.map((c) => ok(`/api/v1/contracts/${f.id(c.contract)}/results/${formatTimestamp(BigInt(c.timestamp))!}`, 'popular result'))),
+    'contract-result-by-timestamp': zipfPool(
+      rng(7),
+      results.map((c) => ok(`/api/v1/contracts/${f.id(c.contract)}/results/${formatTimestamp(BigInt(c.timestamp))!}`, 'popular result')),
+    ),
   };
 }

@@ -112,8 +112,14 @@ export function parseBenchOptions(args: string[], env: NodeJS.ProcessEnv = proce
     targets: targets as TargetName[],
     pool: values.pool ? positiveInt(values.pool, '--pool') : 2 * availableParallelism(),
     workers: values.workers === '0' ? availableParallelism() : positiveInt(values.workers!, '--workers'),
-    hotConcurrency: values['hot-concurrency'] === 'none' ? [] : values['hot-concurrency']!.split(',').map((c) => positiveInt(c.trim(), '--hot-concurrency')),
-    redisUrl: (values.redis ?? env.LQS_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379') === 'none' ? '' : (values.redis ?? env.LQS_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'),
+    hotConcurrency:
+      values['hot-concurrency'] === 'none'
+        ? []
+        : values['hot-concurrency']!.split(',').map((c) => positiveInt(c.trim(), '--hot-concurrency')),
+    redisUrl:
+      (values.redis ?? env.LQS_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379') === 'none'
+        ? ''
+        : (values.redis ?? env.LQS_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'),
     fresh: values.fresh!,
     outDir: values.out!,
     adminUrl: env.LQS_BENCH_ADMIN_URL ?? env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL,

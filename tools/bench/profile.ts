@@ -28,7 +28,12 @@ import { serviceEnv, startService } from './service.js';
 import { percentile } from './stats.js';
 import { TARGET_NAMES, type MixRequest, type TargetName } from './targets.js';
 
-async function latencyByKind(dataset: BenchDataset, mixes: Record<TargetName, MixRequest[]>, targets: TargetName[], per: number): Promise<void> {
+async function latencyByKind(
+  dataset: BenchDataset,
+  mixes: Record<TargetName, MixRequest[]>,
+  targets: TargetName[],
+  per: number,
+): Promise<void> {
   const service = await startService(dataset.env);
   try {
     for (const target of targets) {
@@ -48,8 +53,12 @@ async function latencyByKind(dataset: BenchDataset, mixes: Record<TargetName, Mi
         const sorted = Float64Array.from(times).sort();
         return { kind, n: times.length, p50: percentile(sorted, 50), max: sorted[sorted.length - 1]! };
       });
-      for (const r of rows.sort((a, b) => b.max - a.max)) console.log(`${r.kind.padEnd(48)} n=${String(r.n).padStart(4)}  p50 ${r.p50.toFixed(1).padStart(8)} ms  max ${r.max.toFixed(1).padStart(8)} ms`);
-      for (const [ms, path, status] of slowest.sort((a, b) => b[0] - a[0]).slice(0, 5)) console.log(`  ${ms.toFixed(1)} ms ${status} ${path}`);
+      for (const r of rows.sort((a, b) => b.max - a.max))
+        console.log(
+          `${r.kind.padEnd(48)} n=${String(r.n).padStart(4)}  p50 ${r.p50.toFixed(1).padStart(8)} ms  max ${r.max.toFixed(1).padStart(8)} ms`,
+        );
+      for (const [ms, path, status] of slowest.sort((a, b) => b[0] - a[0]).slice(0, 5))
+        console.log(`  ${ms.toFixed(1)} ms ${status} ${path}`);
     }
   } finally {
     await service.stop();
@@ -64,7 +73,12 @@ interface LoadOptions {
   top: number;
 }
 
-async function cpuUnderLoad(dataset: BenchDataset, mixes: Record<TargetName, MixRequest[]>, targets: TargetName[], options: LoadOptions): Promise<void> {
+async function cpuUnderLoad(
+  dataset: BenchDataset,
+  mixes: Record<TargetName, MixRequest[]>,
+  targets: TargetName[],
+  options: LoadOptions,
+): Promise<void> {
   const { seconds, concurrency, top } = options;
   const profileRoot = resolve(PROJECT_ROOT, 'data', 'profiles');
   for (const target of targets) {
@@ -99,7 +113,12 @@ async function cpuUnderLoad(dataset: BenchDataset, mixes: Record<TargetName, Mix
 }
 
 /** CPU per request of each request kind driven alone, and each kind's share of the mix's CPU time. */
-async function cpuByKind(dataset: BenchDataset, mixes: Record<TargetName, MixRequest[]>, targets: TargetName[], options: LoadOptions): Promise<void> {
+async function cpuByKind(
+  dataset: BenchDataset,
+  mixes: Record<TargetName, MixRequest[]>,
+  targets: TargetName[],
+  options: LoadOptions,
+): Promise<void> {
   const service = await startService(serviceEnv(dataset.env, options));
   try {
     for (const target of targets) {
@@ -110,10 +129,19 @@ async function cpuByKind(dataset: BenchDataset, mixes: Record<TargetName, MixReq
         await runLoad(service.baseUrl, requests, options.concurrency, 1); // warm-up
         const { result, cpu } = await runLoadWithCpu(service, requests, options.concurrency, options.seconds);
         const total = cpu.service + (cpu.postgres ?? 0);
-        rows.push({ kind, weight: requests.length / mixes[target].length, rps: result.rps, service: cpu.service, postgres: cpu.postgres ?? 0, total });
+        rows.push({
+          kind,
+          weight: requests.length / mixes[target].length,
+          rps: result.rps,
+          service: cpu.service,
+          postgres: cpu.postgres ?? 0,
+          total,
+        });
       }
       const mean = rows.reduce((sum, r) => sum + r.weight * r.total, 0);
-      console.log(`\n== ${target}: CPU per request of the mix ${mean.toFixed(0)} µs (service + PostgreSQL), by kind driven alone at ${options.concurrency} connections`);
+      console.log(
+        `\n== ${target}: CPU per request of the mix ${mean.toFixed(0)} µs (service + PostgreSQL), by kind driven alone at ${options.concurrency} connections`,
+      );
       for (const r of rows.sort((a, b) => b.weight * b.total - a.weight * a.total)) {
         console.log(
           `   ${r.kind.padEnd(40)} ${(r.weight * 100).toFixed(0).padStart(3)}% of requests  ${((r.weight * r.total * 100) / mean).toFixed(0).padStart(3)}% of CPU` +
@@ -144,13 +172,29 @@ async function main(): Promise<void> {
   });
   if (values['by-kind'] && !values.load) throw new BenchUsageError('--by-kind needs --load SECONDS');
   const passed = (name: 'pool' | 'workers' | 'concurrency') => (values[name] === undefined ? [] : [`--${name}`, values[name]!]);
-  const options = parseBenchOptions(['--scale', values.scale!, '--compare', 'none', '--seed', values.seed!, ...passed('pool'), ...passed('workers'), ...passed('concurrency')]);
+  const options = parseBenchOptions([
+    '--scale',
+    values.scale!,
+    '--compare',
+    'none',
+    '--seed',
+    values.seed!,
+    ...passed('pool'),
+    ...passed('workers'),
+    ...passed('concurrency'),
+  ]);
   const dataset = await prepareDataset(options, options.scales[0]!, consoleProgress());
   const mixes = buildMixes(dataset.sample, options.seed);
   const targets = (values.targets?.split(',') ?? TARGET_NAMES) as TargetName[];
   for (const t of targets) if (!(TARGET_NAMES as readonly string[]).includes(t)) throw new BenchUsageError(`--targets: unknown ${t}`);
   if (values.load) {
-    const load = { seconds: Number(values.load), concurrency: options.concurrency[0]!, pool: options.pool, workers: options.workers, top: Number(values.top) };
+    const load = {
+      seconds: Number(values.load),
+      concurrency: options.concurrency[0]!,
+      pool: options.pool,
+      workers: options.workers,
+      top: Number(values.top),
+    };
     await (values['by-kind'] ? cpuByKind : cpuUnderLoad)(dataset, mixes, targets, load);
   } else {
     await latencyByKind(dataset, mixes, targets, Number(values.per));

@@ -63,7 +63,10 @@ async function main(): Promise<void> {
     const primaryUrl = primary.adminUrl.replace(/\/postgres$/, '/lqs');
     log(`generate --scale ${values.scale} into it`);
     const main = fileURLToPath(new URL('../main.js', import.meta.url));
-    execFileSync(process.execPath, [main, 'generate', '--scale', values.scale!, '--no-progress'], { env: { ...process.env, DATABASE_URL: primaryUrl }, stdio: ['ignore', 2, 2] });
+    execFileSync(process.execPath, [main, 'generate', '--scale', values.scale!, '--no-progress'], {
+      env: { ...process.env, DATABASE_URL: primaryUrl },
+      stdio: ['ignore', 2, 2],
+    });
     log('standby (pg_basebackup -R -X stream)');
     standby = await createStandby(primary);
     const standbyUrl = standby.adminUrl.replace(/\/postgres$/, '/lqs');
@@ -100,7 +103,9 @@ async function main(): Promise<void> {
         await runLoad(service.baseUrl, mix, 8, 2); // warm-up: connections, prepared statements, JIT
         const result = await runLoad(service.baseUrl, mix, concurrency, seconds, round * 997);
         results.get(setup.name)!.push(result);
-        log(`round ${round + 1} ${setup.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.latencyMs.p50.toFixed(1)} ms, p99 ${result.latencyMs.p99.toFixed(1)} ms, statuses ${JSON.stringify(result.statuses)}, unexpected ${result.unexpected}`);
+        log(
+          `round ${round + 1} ${setup.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.latencyMs.p50.toFixed(1)} ms, p99 ${result.latencyMs.p99.toFixed(1)} ms, statuses ${JSON.stringify(result.statuses)}, unexpected ${result.unexpected}`,
+        );
         await service.stop();
         services.pop();
       }
@@ -118,7 +123,9 @@ async function main(): Promise<void> {
       // the mixes hold requests answered 400 or 404 on purpose: what counts is a status the mix does not expect
       const unexpected = runs.reduce((n, r) => n + r.unexpected, 0);
       const socketErrors = runs.reduce((n, r) => n + Object.values(r.socketErrors).reduce((a, b) => a + b, 0), 0);
-      lines.push(`| ${setup.name} | ${rps.toFixed(0)} | ${(rps / baseline).toFixed(2)} | ${median(runs.map((r) => r.latencyMs.p50)).toFixed(1)} | ${median(runs.map((r) => r.latencyMs.p99)).toFixed(1)} | ${unexpected} | ${socketErrors} |`);
+      lines.push(
+        `| ${setup.name} | ${rps.toFixed(0)} | ${(rps / baseline).toFixed(2)} | ${median(runs.map((r) => r.latencyMs.p50)).toFixed(1)} | ${median(runs.map((r) => r.latencyMs.p99)).toFixed(1)} | ${unexpected} | ${socketErrors} |`,
+      );
     }
     process.stdout.write(lines.join('\n') + '\n');
   } finally {

@@ -52,7 +52,16 @@ export interface BenchReport {
   startedAt: string;
   finishedAt: string;
   backend: string;
-  options: { seed: number; schema?: string; pool?: number; workers?: number; runs: number; durationSeconds: number; concurrency: number[]; targets: string[] };
+  options: {
+    seed: number;
+    schema?: string;
+    pool?: number;
+    workers?: number;
+    runs: number;
+    durationSeconds: number;
+    concurrency: number[];
+    targets: string[];
+  };
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string };
   datasets: { scale: string; totalRows: number; rows: Record<string, number>; load: DatasetSummary['load'] }[];
   mixes: Record<string, Record<string, Record<string, number>>>;
@@ -83,7 +92,16 @@ export interface CompressionRow {
 
 /** Medians over rounds, and each round's ratio to its own identity measurement. */
 export function aggregateCompression(
-  samples: { scale: string; target: TargetName; encoding: CompressionRow['encoding']; concurrency: number; round: number; rps: number; bytesPerResponse: number; serviceCpuUs: number }[],
+  samples: {
+    scale: string;
+    target: TargetName;
+    encoding: CompressionRow['encoding'];
+    concurrency: number;
+    round: number;
+    rps: number;
+    bytesPerResponse: number;
+    serviceCpuUs: number;
+  }[],
 ): CompressionRow[] {
   const median = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -95,9 +113,16 @@ export function aggregateCompression(
   for (const key of keys) {
     const group = samples.filter((x) => `${x.scale}|${x.target}|${x.encoding}|${x.concurrency}` === key);
     const first = group[0]!;
-    const identityOf = (round: number) => samples.find((x) => x.scale === first.scale && x.target === first.target && x.concurrency === first.concurrency && x.round === round && x.encoding === 'identity');
-    const ratio = (value: (x: (typeof samples)[number]) => number) =>
-      median(group.map((x) => value(x) / value(identityOf(x.round) ?? x)));
+    const identityOf = (round: number) =>
+      samples.find(
+        (x) =>
+          x.scale === first.scale &&
+          x.target === first.target &&
+          x.concurrency === first.concurrency &&
+          x.round === round &&
+          x.encoding === 'identity',
+      );
+    const ratio = (value: (x: (typeof samples)[number]) => number) => median(group.map((x) => value(x) / value(identityOf(x.round) ?? x)));
     rows.push({
       scale: first.scale,
       target: first.target,
@@ -182,10 +207,13 @@ export function aggregate(measurements: readonly Measurement[], scales: readonly
   for (const row of rows) {
     row.ofJsonCeiling = row.rps / (find(row.scale, 'ceiling-json', row.concurrency)?.rps ?? NaN);
     row.ofPkCeiling = pairedShares.get(keyOf(row)) ?? row.rps / (find(row.scale, 'ceiling-pk', row.concurrency)?.rps ?? NaN);
-    if (smaller && row.scale === larger) row.p50Growth = p50Growth(groups.get(keyOf(row)) ?? [], groups.get(keyOf({ ...row, scale: smaller })) ?? []);
+    if (smaller && row.scale === larger)
+      row.p50Growth = p50Growth(groups.get(keyOf(row)) ?? [], groups.get(keyOf({ ...row, scale: smaller })) ?? []);
   }
   const order = (t: TargetName) => Object.keys(TARGET_ROUTES).indexOf(t);
-  return rows.sort((a, b) => scales.indexOf(b.scale) - scales.indexOf(a.scale) || order(a.target) - order(b.target) || a.concurrency - b.concurrency);
+  return rows.sort(
+    (a, b) => scales.indexOf(b.scale) - scales.indexOf(a.scale) || order(a.target) - order(b.target) || a.concurrency - b.concurrency,
+  );
 }
 
 // ---- Markdown ---------------------------------------------------------------------------
@@ -193,7 +221,12 @@ export function aggregate(measurements: readonly Measurement[], scales: readonly
 const fmt = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : '–');
 const pct = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)}%` : '–');
 const counts = (c: Record<string, number>) =>
-  Object.keys(c).length === 0 ? '0' : Object.entries(c).sort().map(([k, v]) => `${k}: ${v}`).join(', ');
+  Object.keys(c).length === 0
+    ? '0'
+    : Object.entries(c)
+        .sort()
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ');
 
 export function markdown(report: BenchReport): string {
   const scales = report.datasets.map((d) => d.scale);
@@ -257,9 +290,17 @@ export function markdown(report: BenchReport): string {
   if (report.hot?.length) lines.push(hotMarkdown(report.hot, report.options.durationSeconds));
   lines.push('', '## Request mixes', '');
   for (const [target, kinds] of Object.entries(report.mixes[scales[scales.length - 1]!] ?? {})) {
-    lines.push(`- **${target}** (${TARGET_ROUTES[target as TargetName]}): ${Object.entries(kinds).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    lines.push(
+      `- **${target}** (${TARGET_ROUTES[target as TargetName]}): ${Object.entries(kinds)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')}`,
+    );
   }
-  lines.push('', `The ceilings (${CEILING_TARGETS.join(', ')}) are routes the bench adds to the same process; \`serve\` never has them.`, '');
+  lines.push(
+    '',
+    `The ceilings (${CEILING_TARGETS.join(', ')}) are routes the bench adds to the same process; \`serve\` never has them.`,
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -278,7 +319,15 @@ function niceMax(v: number): number {
 }
 
 /** One grouped bar chart: a group per target, a bar per concurrency. */
-function panel(title: string, rows: AggregateRow[], value: (r: AggregateRow) => number, y0: number, width: number, height: number, concurrency: number[]): string {
+function panel(
+  title: string,
+  rows: AggregateRow[],
+  value: (r: AggregateRow) => number,
+  y0: number,
+  width: number,
+  height: number,
+  concurrency: number[],
+): string {
   const targets = [...new Set(rows.map((r) => r.target))];
   const left = 70;
   const top = y0 + 30;
@@ -300,7 +349,9 @@ function panel(title: string, rows: AggregateRow[], value: (r: AggregateRow) => 
       if (!Number.isFinite(v)) return;
       const h = (plotH * Math.min(v, max)) / max;
       const x = left + t * groupW + groupW * 0.1 + k * barW;
-      parts.push(`<rect x="${x.toFixed(1)}" y="${(top + plotH - h).toFixed(1)}" width="${(barW - 1).toFixed(1)}" height="${h.toFixed(1)}" fill="${COLORS[k % COLORS.length]}"><title>${escapeXml(`${target} c=${c}: ${+v.toPrecision(4)}`)}</title></rect>`);
+      parts.push(
+        `<rect x="${x.toFixed(1)}" y="${(top + plotH - h).toFixed(1)}" width="${(barW - 1).toFixed(1)}" height="${h.toFixed(1)}" fill="${COLORS[k % COLORS.length]}"><title>${escapeXml(`${target} c=${c}: ${+v.toPrecision(4)}`)}</title></rect>`,
+      );
     });
     const cx = left + t * groupW + groupW / 2;
     parts.push(`<text x="${cx}" y="${top + plotH + 16}" font-size="11" text-anchor="middle">${escapeXml(target)}</text>`);
@@ -323,7 +374,10 @@ export function svgChart(report: BenchReport): string {
     y += panelH;
   }
   const legend = concurrency
-    .map((c, k) => `<rect x="${70 + k * 130}" y="${y + 5}" width="14" height="14" fill="${COLORS[k % COLORS.length]}"/><text x="${90 + k * 130}" y="${y + 17}" font-size="12">${c} connection${c === 1 ? '' : 's'}</text>`)
+    .map(
+      (c, k) =>
+        `<rect x="${70 + k * 130}" y="${y + 5}" width="14" height="14" fill="${COLORS[k % COLORS.length]}"/><text x="${90 + k * 130}" y="${y + 17}" font-size="12">${c} connection${c === 1 ? '' : 's'}</text>`,
+    )
     .join('\n');
   const height = y + 40;
   return [

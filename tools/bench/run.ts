@@ -15,7 +15,19 @@ import { runLoad, runLoadWithCpu } from './load.js';
 import { connect } from 'node:net';
 import { buildHotMixes, buildMixes } from './mixes.js';
 import { BenchUsageError, parseBenchOptions, USAGE, type BenchOptions } from './options.js';
-import { aggregate, aggregateCompression, aggregateHot, markdown, pairSeconds, svgChart, type BenchReport, type CompressionRow, type HotConfig, type HotMeasurement, type Measurement } from './report.js';
+import {
+  aggregate,
+  aggregateCompression,
+  aggregateHot,
+  markdown,
+  pairSeconds,
+  svgChart,
+  type BenchReport,
+  type CompressionRow,
+  type HotConfig,
+  type HotMeasurement,
+  type Measurement,
+} from './report.js';
 import { serviceEnv, startService, type BenchService } from './service.js';
 import { CEILING_TARGETS, ENDPOINT_TARGETS, type MixRequest, type TargetName } from './targets.js';
 
@@ -88,7 +100,9 @@ async function settle(baseUrl: string, pkPath: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (let fast = 0; fast < 3 && Date.now() < deadline; ) {
     const started = performance.now();
-    await fetch(baseUrl + pkPath).then((r) => r.arrayBuffer()).catch(() => undefined);
+    await fetch(baseUrl + pkPath)
+      .then((r) => r.arrayBuffer())
+      .catch(() => undefined);
     fast = performance.now() - started < 20 ? fast + 1 : 0;
     if (fast === 0) await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -114,7 +128,13 @@ async function warmUp(options: BenchOptions, s: ScaleUnderTest): Promise<void> {
 
 async function measure(s: ScaleUnderTest, target: TargetName, concurrency: number, run: number, seconds: number): Promise<Measurement> {
   s.service.rssStart();
-  const { result, cpu: cpuUsPerRequest } = await runLoadWithCpu(s.service, s.mixes[target], concurrency, seconds, run * 997 + concurrency * 31);
+  const { result, cpu: cpuUsPerRequest } = await runLoadWithCpu(
+    s.service,
+    s.mixes[target],
+    concurrency,
+    seconds,
+    run * 997 + concurrency * 31,
+  );
   const rssPeakMb = (await s.service.rssStop()) / (1 << 20);
   const m: Measurement = { ...result, scale: s.scale, target, concurrency, run, rssPeakMb, cpuUsPerRequest };
   log(summarize(m));
@@ -163,10 +183,28 @@ async function measureCompression(options: BenchOptions, s: ScaleUnderTest): Pro
   for (const target of COMPRESSION_TARGETS.filter((t) => options.targets.includes(t))) {
     for (let round = 1; round <= COMPRESSION_ROUNDS; round++) {
       for (const [encoding, headers] of ENCODINGS) {
-        const { result, cpu } = await runLoadWithCpu(s.service, s.mixes[target], COMPRESSION_CONCURRENCY, options.durationSeconds, round * 101, headers);
-        const sample = { scale: s.scale, target, encoding, concurrency: COMPRESSION_CONCURRENCY, round, rps: result.rps, bytesPerResponse: result.bytesPerResponse ?? NaN, serviceCpuUs: cpu.service };
+        const { result, cpu } = await runLoadWithCpu(
+          s.service,
+          s.mixes[target],
+          COMPRESSION_CONCURRENCY,
+          options.durationSeconds,
+          round * 101,
+          headers,
+        );
+        const sample = {
+          scale: s.scale,
+          target,
+          encoding,
+          concurrency: COMPRESSION_CONCURRENCY,
+          round,
+          rps: result.rps,
+          bytesPerResponse: result.bytesPerResponse ?? NaN,
+          serviceCpuUs: cpu.service,
+        };
         samples.push(sample);
-        log(`compression ${s.scale} ${target.padEnd(14)} ${encoding.padEnd(8)} round ${round}  ${Math.round(result.rps)} req/s  ${Math.round(sample.bytesPerResponse)} B/response  cpu/req service ${cpu.service.toFixed(0)} µs`);
+        log(
+          `compression ${s.scale} ${target.padEnd(14)} ${encoding.padEnd(8)} round ${round}  ${Math.round(result.rps)} req/s  ${Math.round(sample.bytesPerResponse)} B/response  cpu/req service ${cpu.service.toFixed(0)} µs`,
+        );
         await settle(s.service.baseUrl, s.pkPath);
       }
     }
@@ -195,7 +233,9 @@ function answers(url: string): Promise<boolean> {
  * through Redis; each measurement followed by the PK ceiling of the same service, as the cold ones.
  */
 async function measureHot(options: BenchOptions, s: ScaleUnderTest): Promise<HotMeasurement[]> {
-  const targets = options.targets.filter((t): t is (typeof ENDPOINT_TARGETS)[number] => (ENDPOINT_TARGETS as readonly string[]).includes(t) && s.hotMixes[t] !== undefined);
+  const targets = options.targets.filter(
+    (t): t is (typeof ENDPOINT_TARGETS)[number] => (ENDPOINT_TARGETS as readonly string[]).includes(t) && s.hotMixes[t] !== undefined,
+  );
   if (options.hotConcurrency.length === 0 || targets.length === 0) return [];
   if (options.backend !== 'postgres') {
     log('hot mixes: PostgreSQL only (a PGlite dataset is open in one process at a time)');
@@ -209,11 +249,14 @@ async function measureHot(options: BenchOptions, s: ScaleUnderTest): Promise<Hot
     started.push(cached);
     services.push(['cache', cached]);
     if (!options.redisUrl) log('hot mixes: no Redis (--redis none)');
-    else if (!(await answers(options.redisUrl))) log(`hot mixes: Redis at ${options.redisUrl} does not answer; the shared configuration is left out`);
+    else if (!(await answers(options.redisUrl)))
+      log(`hot mixes: Redis at ${options.redisUrl} does not answer; the shared configuration is left out`);
     else {
       // a fresh key prefix: nothing of an earlier run is read
       const redisKeyPrefix = `lqs-bench:${s.scale}:${process.pid}:${Date.now()}:`;
-      const shared = await startService(serviceEnv(s.env, { ...options, workers: 2 }, { enabled: true, redisUrl: options.redisUrl, redisKeyPrefix }));
+      const shared = await startService(
+        serviceEnv(s.env, { ...options, workers: 2 }, { enabled: true, redisUrl: options.redisUrl, redisKeyPrefix }),
+      );
       started.push(shared);
       services.push(['cache + Redis, 2 processes', shared]);
     }
@@ -228,7 +271,13 @@ async function measureHot(options: BenchOptions, s: ScaleUnderTest): Promise<Hot
         for (const concurrency of options.hotConcurrency) {
           for (const [config, service] of services) {
             const before = await service.cacheCounters();
-            const { result } = await runLoadWithCpu(service, s.hotMixes[target]!, concurrency, options.durationSeconds, run * 997 + concurrency * 31);
+            const { result } = await runLoadWithCpu(
+              service,
+              s.hotMixes[target]!,
+              concurrency,
+              options.durationSeconds,
+              run * 997 + concurrency * 31,
+            );
             const after = await service.cacheCounters();
             await settle(service.baseUrl, s.pkPath);
             const pk = await runLoad(service.baseUrl, s.mixes['ceiling-pk'], concurrency, pairSeconds(options.durationSeconds), run * 991);
@@ -305,8 +354,22 @@ async function main(): Promise<number> {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     backend,
-    options: { seed: options.seed, ...(options.schema === 'mirror' ? { schema: options.schema } : {}), pool: options.pool, workers: options.workers, runs: options.runs, durationSeconds: options.durationSeconds, concurrency: options.concurrency, targets: options.targets },
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / (1 << 30)), node: process.version },
+    options: {
+      seed: options.seed,
+      ...(options.schema === 'mirror' ? { schema: options.schema } : {}),
+      pool: options.pool,
+      workers: options.workers,
+      runs: options.runs,
+      durationSeconds: options.durationSeconds,
+      concurrency: options.concurrency,
+      targets: options.targets,
+    },
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      memoryGb: Math.round(totalmem() / (1 << 30)),
+      node: process.version,
+    },
     datasets,
     mixes: mixesByScale,
     results: aggregate(measurements, options.scales),
@@ -324,11 +387,21 @@ async function main(): Promise<number> {
   process.stdout.write(markdown(report));
 
   // every measurement, the paired ceilings' included
-  const failures = [...measurements, ...hotMeasurements].filter((m) => Object.keys(m.socketErrors).length > 0 || Object.keys(m.statuses).some((c) => c.startsWith('5')));
-  for (const m of failures) log(`FAILED: ${m.scale} ${m.target}${'config' in m ? ` hot (${m.config})` : ''} c=${m.concurrency} run ${m.run}: statuses ${JSON.stringify(m.statuses)}, socket errors ${JSON.stringify(m.socketErrors)}`);
-  for (const r of report.hot ?? []) if (r.unexpected > 0) log(`note: ${r.scale} hot ${r.target} (${r.config}) c=${r.concurrency}: ${r.unexpected} responses with another status than the mix expects`);
+  const failures = [...measurements, ...hotMeasurements].filter(
+    (m) => Object.keys(m.socketErrors).length > 0 || Object.keys(m.statuses).some((c) => c.startsWith('5')),
+  );
+  for (const m of failures)
+    log(
+      `FAILED: ${m.scale} ${m.target}${'config' in m ? ` hot (${m.config})` : ''} c=${m.concurrency} run ${m.run}: statuses ${JSON.stringify(m.statuses)}, socket errors ${JSON.stringify(m.socketErrors)}`,
+    );
+  for (const r of report.hot ?? [])
+    if (r.unexpected > 0)
+      log(
+        `note: ${r.scale} hot ${r.target} (${r.config}) c=${r.concurrency}: ${r.unexpected} responses with another status than the mix expects`,
+      );
   const unexpected = report.results.filter((r) => r.unexpected > 0);
-  for (const r of unexpected) log(`note: ${r.scale} ${r.target} c=${r.concurrency}: ${r.unexpected} responses with another status than the mix expects`);
+  for (const r of unexpected)
+    log(`note: ${r.scale} ${r.target} c=${r.concurrency}: ${r.unexpected} responses with another status than the mix expects`);
   return failures.length > 0 ? 1 : 0;
 }
 

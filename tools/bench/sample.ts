@@ -70,11 +70,15 @@ export async function sampleDataset(db: Queryable, summary: DatasetSummary): Pro
 
   const hubs = await accountsOf(Object.values(summary.hubs));
   const hubCount = hubs.length;
-  const active = await accountsOf(Array.from({ length: 200 }, (_, i) => firstAccount + hubCount + i).filter((n) => n < firstAccount + accounts));
+  const active = await accountsOf(
+    Array.from({ length: 200 }, (_, i) => firstAccount + hubCount + i).filter((n) => n < firstAccount + accounts),
+  );
   const tail = await accountsOf(Array.from({ length: 400 }, () => firstAccount + rng.int(accounts)));
 
   const nftTokens = (
-    await db.query<{ token_id: bigint; total_supply: bigint }>(`select token_id, total_supply from token where type = 'NON_FUNGIBLE_UNIQUE' and total_supply > 0 order by token_id`)
+    await db.query<{ token_id: bigint; total_supply: bigint }>(
+      `select token_id, total_supply from token where type = 'NON_FUNGIBLE_UNIQUE' and total_supply > 0 order by token_id`,
+    )
   ).map((r) => ({ token: num(r.token_id), supply: Number(r.total_supply) }));
   const picks = Array.from({ length: 400 }, () => {
     const t = nftTokens[Math.min(nftTokens.length - 1, Math.floor(nftTokens.length * rng.float() ** 2))]!;
@@ -87,11 +91,20 @@ export async function sampleDataset(db: Queryable, summary: DatasetSummary): Pro
      where n.account_id is not null`,
     [picks.map((p) => id(p.token)), picks.map((p) => BigInt(p.serial))],
   );
-  const nfts = nftRows.map((r) => ({ token: num(r.token_id), serial: Number(r.serial_number), owner: num(r.account_id), spender: r.spender === null ? null : num(r.spender) }));
+  const nfts = nftRows.map((r) => ({
+    token: num(r.token_id),
+    serial: Number(r.serial_number),
+    owner: num(r.account_id),
+    spender: r.spender === null ? null : num(r.spender),
+  }));
   const nftOwners = await accountsOf([...summary.topNftOwners.map(([n]) => n), ...nfts.map((n) => n.owner)]);
 
   const blockNumbers = Array.from({ length: 300 }, () => rng.int(summary.blocks));
-  const blocks = (await db.query<{ index: bigint; hash: string }>(`select index, hash from record_file where index = any($1::bigint[])`, [blockNumbers.map(BigInt)])).map((r) => ({
+  const blocks = (
+    await db.query<{ index: bigint; hash: string }>(`select index, hash from record_file where index = any($1::bigint[])`, [
+      blockNumbers.map(BigInt),
+    ])
+  ).map((r) => ({
     number: Number(r.index),
     hash: r.hash,
   }));

@@ -24,12 +24,14 @@ import { createLogger } from '../../src/logger.js';
 import { createSupervisor } from '../../src/cluster/supervisor.js';
 import { CEILING_JSON_PATH, CEILING_PK_PATH, type CacheCounters, type ControlMessage, type ServerMessage } from './protocol.js';
 
-
 function registerCeilings(app: FastifyInstance, db: Db): void {
   app.get(CEILING_JSON_PATH, async () => ({ status: 'ok', service: 'ledger-query-service' }));
   app.get<{ Params: { id: string } }>(`${CEILING_PK_PATH}/:id`, async (request, reply) => {
-    if (!/^\d{1,18}$/.test(request.params.id)) return reply.code(400).send({ _status: { messages: [{ message: 'Invalid parameter: id' }] } });
-    const rows = await db.query<{ id: bigint; balance: bigint | null }>('select id, balance from entity where id = $1', [BigInt(request.params.id)]);
+    if (!/^\d{1,18}$/.test(request.params.id))
+      return reply.code(400).send({ _status: { messages: [{ message: 'Invalid parameter: id' }] } });
+    const rows = await db.query<{ id: bigint; balance: bigint | null }>('select id, balance from entity where id = $1', [
+      BigInt(request.params.id),
+    ]);
     if (rows.length === 0) return reply.code(404).send({ _status: { messages: [{ message: 'Not found' }] } });
     return { id: String(rows[0]!.id), balance: rows[0]!.balance === null ? null : String(rows[0]!.balance) };
   });
@@ -71,7 +73,9 @@ const NO_COUNTERS: CacheCounters = { hits: 0, redisHits: 0, misses: 0, redisErro
 
 function countersOf(app: FastifyInstance): CacheCounters {
   const s = app.responseCache?.snapshot();
-  return s ? { hits: s.hits, redisHits: s.redisHits, misses: s.misses, redisErrors: s.redisErrors, entries: s.entries, bytes: s.bytes } : NO_COUNTERS;
+  return s
+    ? { hits: s.hits, redisHits: s.redisHits, misses: s.misses, redisErrors: s.redisErrors, entries: s.entries, bytes: s.bytes }
+    : NO_COUNTERS;
 }
 
 /** Asks every worker for its cache counters and sums them. */

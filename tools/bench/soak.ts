@@ -92,12 +92,16 @@ async function main(): Promise<number> {
     }
     await sleep(SETTLE_MS);
     const end = { rssMb: rssMb(service.pid), openFiles: openFiles(service.pid), kinds: openFileKinds(service.pid) };
-    const fiveXx = Object.entries(statuses).filter(([c]) => c.startsWith('5')).reduce((n, [, k]) => n + k, 0);
+    const fiveXx = Object.entries(statuses)
+      .filter(([c]) => c.startsWith('5'))
+      .reduce((n, [, k]) => n + k, 0);
     const errors = Object.values(socketErrors).reduce((a, b) => a + b, 0);
     const problems = [
       ...(fiveXx > 0 ? [`${fiveXx} responses with a 5xx status`] : []),
       ...(errors > 0 ? [`socket errors ${JSON.stringify(socketErrors)}`] : []),
-      ...(end.rssMb > start.rssMb * RSS_SLACK.factor + RSS_SLACK.mb ? [`RSS grew from ${start.rssMb.toFixed(0)} to ${end.rssMb.toFixed(0)} MB`] : []),
+      ...(end.rssMb > start.rssMb * RSS_SLACK.factor + RSS_SLACK.mb
+        ? [`RSS grew from ${start.rssMb.toFixed(0)} to ${end.rssMb.toFixed(0)} MB`]
+        : []),
       ...(end.openFiles > start.openFiles + FD_SLACK
         ? [`open files grew from ${start.openFiles} ${JSON.stringify(start.kinds)} to ${end.openFiles} ${JSON.stringify(end.kinds)}`]
         : []),

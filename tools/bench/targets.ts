@@ -1,6 +1,14 @@
 /** What the bench measures: the six endpoints and the two ceilings. */
 
-export const ENDPOINT_TARGETS = ['accounts', 'account-without-transactions', 'account-nfts', 'blocks', 'block', 'contract-result', 'contract-result-by-timestamp'] as const;
+export const ENDPOINT_TARGETS = [
+  'accounts',
+  'account-without-transactions',
+  'account-nfts',
+  'blocks',
+  'block',
+  'contract-result',
+  'contract-result-by-timestamp',
+] as const;
 export const CEILING_TARGETS = ['ceiling-json', 'ceiling-pk'] as const;
 export const TARGET_NAMES = [...ENDPOINT_TARGETS, ...CEILING_TARGETS] as const;
 

@@ -53,7 +53,8 @@ export function compare(testCase: ConformanceCase, response: Response): string[]
   if (response.status >= 200 && response.status < 300) {
     for (const [name, value] of Object.entries(testCase.headers)) {
       const actual = response.headers[name.toLowerCase()];
-      if (String(actual) !== value) problems.push(`header ${name}: ${actual === undefined ? '(absent)' : String(actual)}, expected ${value}`);
+      if (String(actual) !== value)
+        problems.push(`header ${name}: ${actual === undefined ? '(absent)' : String(actual)}, expected ${value}`);
     }
   }
   return problems;

@@ -11,7 +11,14 @@ import { migrate } from '../../src/db/migrate.js';
 import { addOptionalIndexes } from '../../src/db/optionalIndexes.js';
 import { openPglite } from '../../src/db/pglite.js';
 import { openPostgres } from '../../src/db/postgres.js';
-import { createReaderRole, createScratchDatabase, DEFAULT_ADMIN_URL, loadMirrorSchema, schemaKindOf, type SchemaKind } from '../db/scratch.js';
+import {
+  createReaderRole,
+  createScratchDatabase,
+  DEFAULT_ADMIN_URL,
+  loadMirrorSchema,
+  schemaKindOf,
+  type SchemaKind,
+} from '../db/scratch.js';
 import { SetupLoader, type Setup } from '../../src/ledgerSetup/loader.js';
 import { resetDatabase } from '../fixtures/reset.js';
 import { createLogger } from '../../src/logger.js';
@@ -134,7 +141,13 @@ export class Harness {
     const config = structuredClone(base);
     const clock = new SettableClock();
     let harness: Harness | null = null;
-    const app = await buildApp({ config, db: tapped(appDb, () => harness?.capture ?? null), clock, logger: createLogger(options.logLevel ?? 'silent'), cacheNow: options.cacheNow });
+    const app = await buildApp({
+      config,
+      db: tapped(appDb, () => harness?.capture ?? null),
+      clock,
+      logger: createLogger(options.logLevel ?? 'silent'),
+      cacheNow: options.cacheNow,
+    });
     await app.ready();
     harness = new Harness(app, db, config, clock, base, async () => {
       await app.close();

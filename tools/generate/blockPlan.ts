@@ -83,7 +83,8 @@ export class BlockPlanner {
     if (b === Math.floor(blocks / 2)) kinds.push(KIND.exchangeRateUpdate);
     for (; this.accountsScheduled < quota(w.layout.newAccounts, b, blocks); this.accountsScheduled++) kinds.push(KIND.accountCreate);
     let creates = 0;
-    for (; this.contractsScheduled < quota(w.layout.newContracts, b, blocks); this.contractsScheduled++, creates++) kinds.push(KIND.contractCreate);
+    for (; this.contractsScheduled < quota(w.layout.newContracts, b, blocks); this.contractsScheduled++, creates++)
+      kinds.push(KIND.contractCreate);
     const contractTxs = Math.max(0, quota(contractResults, b, blocks) - this.contractTxsScheduled - creates);
     this.contractTxsScheduled += contractTxs + creates;
     for (let i = 0; i < contractTxs; i++) kinds.push(rng.chance(0.6) ? KIND.ethereumCall : KIND.contractCall);

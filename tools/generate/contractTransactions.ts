@@ -82,7 +82,8 @@ export function contractTransaction(tx: LedgerWriter, mode: 'call' | 'ethereum' 
   );
   out.contractTransactionHash.add(tsText, byteaHex(hash32), w.idText(contract), w.idText(payer), String(result));
   contractTransactions(tx, involved, payer);
-  if (ethereum) ethereumTransaction(tx, payer, sender, contract, create, ethHash, gasLimit, amount, callDataFile ? null : parameters, callDataFile);
+  if (ethereum)
+    ethereumTransaction(tx, payer, sender, contract, create, ethHash, gasLimit, amount, callDataFile ? null : parameters, callDataFile);
   tx.blockGas += gasUsed;
   if (success && !create && rng.chance(0.15)) precompileChild(tx, payer, contract, emitted);
 }

@@ -92,7 +92,9 @@ interface MarkerRow {
 export async function readMarker(db: Queryable): Promise<DatasetMarker | null> {
   const exists = await db.query<{ present: boolean }>(`select to_regclass('lqs_dataset') is not null as present`);
   if (!exists[0]?.present) return null;
-  const rows = await db.query<MarkerRow>('select status, scale, seed, generator_version, started_at, completed_at, indexes, summary from lqs_dataset where id = 1');
+  const rows = await db.query<MarkerRow>(
+    'select status, scale, seed, generator_version, started_at, completed_at, indexes, summary from lqs_dataset where id = 1',
+  );
   const row = rows[0];
   if (!row) return null;
   return {
@@ -119,7 +121,9 @@ export async function markLoading(db: Queryable, scale: string, seed: number, in
 }
 
 export async function markComplete(db: Queryable, summary: DatasetSummary): Promise<void> {
-  await db.query(`update lqs_dataset set status = 'complete', completed_at = now(), summary = $1::jsonb where id = 1`, [JSON.stringify(summary)]);
+  await db.query(`update lqs_dataset set status = 'complete', completed_at = now(), summary = $1::jsonb where id = 1`, [
+    JSON.stringify(summary),
+  ]);
 }
 
 /** The complete dataset's summary; throws with the reason when the database holds no complete one. */
@@ -127,7 +131,9 @@ export async function requireCompleteDataset(db: Queryable): Promise<DatasetSumm
   const marker = await readMarker(db);
   if (!marker) throw new Error('the database holds no generated dataset (run `generate` first)');
   if (marker.status !== 'complete' || !marker.summary) {
-    throw new Error(`the dataset in the database is incomplete (a load of ${marker.scale} started at ${marker.startedAt.toISOString()} did not finish); run \`generate\` again`);
+    throw new Error(
+      `the dataset in the database is incomplete (a load of ${marker.scale} started at ${marker.startedAt.toISOString()} did not finish); run \`generate\` again`,
+    );
   }
   return marker.summary;
 }
@@ -218,7 +224,8 @@ export async function restoreIndexes(
   const parents = new Set(definitions.flatMap((d) => (d.parent ? [d.parent] : [])));
   const only = (d: IndexDefinition) => Boolean(d.partitioned && parents.has(d.name));
   const statement = (d: IndexDefinition) => {
-    if (d.kind === 'constraint') return `alter table ${only(d) || d.parent ? 'only ' : ''}${quote(d.table)} add constraint ${quote(d.name)} ${d.definition}`;
+    if (d.kind === 'constraint')
+      return `alter table ${only(d) || d.parent ? 'only ' : ''}${quote(d.table)} add constraint ${quote(d.name)} ${d.definition}`;
     return d.partitioned && !only(d) ? d.definition.replace(/ ON ONLY /, ' ON ') : d.definition;
   };
   // the partitioned parents first: `ON ONLY` builds nothing, the partitions' builds come next

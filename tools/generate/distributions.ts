@@ -41,4 +41,3 @@ export function collectionSizes(rng: Rng, collections: number, total: number): I
   }
   return start;
 }
-

@@ -23,7 +23,12 @@ export function writeSystemFiles(w: World, out: Writers): void {
     nsText(at + 1),
     w.idText(EXCHANGE_RATE_FILE),
     String(FILECREATE),
-    bytea(exchangeRateSet({ hbarEquiv: 30_000, centEquiv: 360_000, expirationSeconds: far }, { hbarEquiv: 30_000, centEquiv: 350_000, expirationSeconds: far + 3_600 })),
+    bytea(
+      exchangeRateSet(
+        { hbarEquiv: 30_000, centEquiv: 360_000, expirationSeconds: far },
+        { hbarEquiv: 30_000, centEquiv: 350_000, expirationSeconds: far + 3_600 },
+      ),
+    ),
   );
 }
 
@@ -70,7 +75,15 @@ async function writeStakes(w: World, out: Writers, endOffset: number, flush: Flu
     const r = keyedRng(w.seed, 9, num);
     const pending = w.declineReward[num] ? 0n : (balance / 10_000n) * BigInt(1 + r.int(30));
     const row = (period: number, from: number, to: number | null) =>
-      [w.idText(num), String(period), String(pending), String(node), String(r.int(3) === 0 ? balance / 3n : 0n), String(balance), range(nsText(from), to === null ? null : nsText(to))] as const;
+      [
+        w.idText(num),
+        String(period),
+        String(pending),
+        String(node),
+        String(r.int(3) === 0 ? balance / 3n : 0n),
+        String(balance),
+        range(nsText(from), to === null ? null : nsText(to)),
+      ] as const;
     out.entityStake.add(...row(endPeriod, currentFrom, null));
     if (w.createdAt[num]! < previousFrom) out.entityStakeHistory.add(...row(endPeriod - 1, previousFrom, currentFrom));
     if (num % EVERY === 0) await flush();
@@ -107,7 +120,10 @@ async function writeTokens(w: World, out: Writers, flush: Flush): Promise<void> 
       byteaHex(''),
       range(created),
     );
-    const royalty = nft && keyedRng(w.seed, 10, num).chance(0.3) ? `[{"collector_account_id":${w.idText(w.tokenTreasury[t]!)},"denominator":100,"numerator":5}]` : NULL;
+    const royalty =
+      nft && keyedRng(w.seed, 10, num).chance(0.3)
+        ? `[{"collector_account_id":${w.idText(w.tokenTreasury[t]!)},"denominator":100,"numerator":5}]`
+        : NULL;
     out.customFee.add(w.idText(num), NULL, NULL, royalty, range(created));
     if (t % EVERY === 0) await flush();
   }

@@ -144,7 +144,8 @@ export async function generateDataset(target: GenerateTarget, options: GenerateO
   const { db } = target;
   await ensureMarkerTable(db);
   const marker = await readMarker(db);
-  const same = marker !== null && marker.scale === scale.name && marker.seed === options.seed && marker.generatorVersion === GENERATOR_VERSION;
+  const same =
+    marker !== null && marker.scale === scale.name && marker.seed === options.seed && marker.generatorVersion === GENERATOR_VERSION;
   if (marker?.status === 'complete' && marker.summary && same && !options.force) {
     progress.log(`the database already holds the complete ${scale.name} dataset of seed ${options.seed}`);
     return { skipped: true, cleanedIncomplete: false, summary: marker.summary };
@@ -176,7 +177,13 @@ export async function generateDataset(target: GenerateTarget, options: GenerateO
   try {
     outcome = await writeLedger(
       sink,
-      { scale, seed: options.seed, system: options.system ?? { shard: 0n, realm: 0n }, chainId: options.chainId ?? '0x128', layouts: fit.layouts },
+      {
+        scale,
+        seed: options.seed,
+        system: options.system ?? { shard: 0n, realm: 0n },
+        chainId: options.chainId ?? '0x128',
+        layouts: fit.layouts,
+      },
       target.chunkSize,
       (block, rows) => progress.update(block + 1, rows),
     );
@@ -187,7 +194,9 @@ export async function generateDataset(target: GenerateTarget, options: GenerateO
   }
   progress.stop();
   const loadSeconds = (performance.now() - started) / 1000;
-  progress.log(`loaded ${outcome.totalRows.toLocaleString('en-US')} rows in ${loadSeconds.toFixed(1)} s (${Math.round(outcome.totalRows / loadSeconds).toLocaleString('en-US')} rows/s)`);
+  progress.log(
+    `loaded ${outcome.totalRows.toLocaleString('en-US')} rows in ${loadSeconds.toFixed(1)} s (${Math.round(outcome.totalRows / loadSeconds).toLocaleString('en-US')} rows/s)`,
+  );
 
   const indexStarted = performance.now();
   await restoreIndexes(target.maintenance, db, indexes, target.parallelMaintenance, (d, seconds) =>

@@ -74,6 +74,12 @@ export class Layout {
   }
 
   systemAccounts(): number[] {
-    return [TREASURY, ...Array.from({ length: this.nodes }, (_, i) => this.nodeAccount(i)), FEE_COLLECTOR, STAKING_REWARD_ACCOUNT, NODE_REWARD_ACCOUNT];
+    return [
+      TREASURY,
+      ...Array.from({ length: this.nodes }, (_, i) => this.nodeAccount(i)),
+      FEE_COLLECTOR,
+      STAKING_REWARD_ACCOUNT,
+      NODE_REWARD_ACCOUNT,
+    ];
   }
 }

@@ -113,7 +113,10 @@ export class LedgerWriter {
     }
     rng.fill(this.hash);
     const hashHex = this.hash.toString('hex');
-    const memo = s.memo !== false && rng.chance(0.08) ? bytea(Buffer.from(rng.pick(['payment ', 'invoice ', 'ref ', 'withdrawal ']) + rng.int(1e6))) : NULL;
+    const memo =
+      s.memo !== false && rng.chance(0.08)
+        ? bytea(Buffer.from(rng.pick(['payment ', 'invoice ', 'ref ', 'withdrawal ']) + rng.int(1e6)))
+        : NULL;
     const index = this.index++;
     if (s.nonce) this.counts.childTransactions++;
     else this.counts.topLevelTransactions++;

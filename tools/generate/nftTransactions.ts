@@ -92,13 +92,22 @@ export function nftMints(tx: LedgerWriter, count: number): void {
       w.nftOwner[flat] = treasury;
       w.nftCreated[flat] = tx.off;
       w.nftModified[flat] = tx.off;
-      parts.push(`{"is_approval":false,"receiver_account_id":${w.idText(treasury)},"sender_account_id":null,"serial_number":${serial},"token_id":${w.idText(tokenNum)}}`);
+      parts.push(
+        `{"is_approval":false,"receiver_account_id":${w.idText(treasury)},"sender_account_id":null,"serial_number":${serial},"token_id":${w.idText(tokenNum)}}`,
+      );
     }
     w.addPairBalance(w.pairOf(treasury, token), k, tx.off);
     tx.mintsDone += k;
     left -= k;
     tx.entityTransactions([tokenNum], treasury, SUCCESS, TYPE.TOKENMINT);
-    tx.emit({ type: TYPE.TOKENMINT, result: SUCCESS, payer: treasury, entity: tokenNum, fee: 2_000_000 + rng.int(100_000) * k, nftTransfers: `[${parts.join(',')}]` });
+    tx.emit({
+      type: TYPE.TOKENMINT,
+      result: SUCCESS,
+      payer: treasury,
+      entity: tokenNum,
+      fee: 2_000_000 + rng.int(100_000) * k,
+      nftTransfers: `[${parts.join(',')}]`,
+    });
     if (left > 0) tx.advanceTo(tx.off + 1_000);
   }
 }

@@ -77,7 +77,14 @@ export interface AccountSettings {
 }
 
 /** What an account update can change; version 0 is the state at creation. */
-export function accountSettings(seed: number, num: number, version: number, nodes: number, firstAccount: number, accounts: number): AccountSettings {
+export function accountSettings(
+  seed: number,
+  num: number,
+  version: number,
+  nodes: number,
+  firstAccount: number,
+  accounts: number,
+): AccountSettings {
   const r = keyedRng(seed, SALT.settings, num, version);
   const u = r.float();
   const stakedNodeId = u < 0.25 ? r.int(nodes) : -1;

@@ -68,7 +68,9 @@ class LineProgress implements Progress {
   update(done: number, rows: number): void {
     if (this.total === 0 || done * 10 < this.nextTenth * this.total) return;
     this.nextTenth = Math.floor((done * 10) / this.total) + 1;
-    this.log(`${this.label}: ${Math.floor((done * 100) / this.total)}% (${done}/${this.total} blocks, ${rows.toLocaleString('en-US')} rows, ${rate(rows, this.startedAt)} rows/s)`);
+    this.log(
+      `${this.label}: ${Math.floor((done * 100) / this.total)}% (${done}/${this.total} blocks, ${rows.toLocaleString('en-US')} rows, ${rate(rows, this.startedAt)} rows/s)`,
+    );
   }
 
   stop(): void {}

@@ -57,7 +57,8 @@ export async function fitSchema(db: Queryable): Promise<SchemaFit> {
       continue;
     }
     const generated: readonly string[] = spec.columns;
-    for (const [column, required] of present) if (required && !generated.includes(column)) problems.push(`${spec.name}.${column} is NOT NULL without a default and not generated`);
+    for (const [column, required] of present)
+      if (required && !generated.includes(column)) problems.push(`${spec.name}.${column} is NOT NULL without a default and not generated`);
     const pick = generated.flatMap((column, i) => (present.has(column) ? [i] : []));
     if (pick.length === generated.length) continue;
     for (const column of generated) if (!present.has(column)) skipped.push(`${spec.name}.${column}`);

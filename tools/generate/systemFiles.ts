@@ -49,7 +49,9 @@ const GAS_PRICES: readonly [functionality: number, gas: number][] = [
 function feeSchedule(expirySeconds: number, gasFactor: number): Uint8Array {
   const w = Writer.create();
   for (const [functionality, gas] of GAS_PRICES) {
-    const components = tag(Writer.create(), 8, VARINT).int64(Math.round(gas * gasFactor)).finish();
+    const components = tag(Writer.create(), 8, VARINT)
+      .int64(Math.round(gas * gasFactor))
+      .finish();
     const feeData = tag(Writer.create(), 3, LENGTH).bytes(components).finish();
     const entry = Writer.create();
     tag(entry, 1, VARINT).int32(functionality);

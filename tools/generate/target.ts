@@ -65,11 +65,19 @@ async function migrateUnlessMirror(db: Db, config: Config): Promise<void> {
 export async function openTarget(config: Config): Promise<GenerateTarget> {
   if (config.db.url) {
     // index builds at the large scale take minutes: no statement timeout here
-    const db = await openPostgres({ url: config.db.url, poolSize: 3, statementTimeoutMs: 0, connectionTimeoutMs: config.db.connectionTimeoutMs });
+    const db = await openPostgres({
+      url: config.db.url,
+      poolSize: 3,
+      statementTimeoutMs: 0,
+      connectionTimeoutMs: config.db.connectionTimeoutMs,
+    });
     await migrateUnlessMirror(db, config);
     return postgresTarget(db, config.db.url);
   }
-  if (isInMemory(config.db.dataDir)) throw new UserError('generate needs a database that outlives it: set DATABASE_URL, or LQS_DB_DATADIR to a directory for the embedded one');
+  if (isInMemory(config.db.dataDir))
+    throw new UserError(
+      'generate needs a database that outlives it: set DATABASE_URL, or LQS_DB_DATADIR to a directory for the embedded one',
+    );
   const handle = await openPgliteHandle(config.db.dataDir);
   await migrateUnlessMirror(handle.db, config);
   return pgliteTarget(handle);

@@ -9,7 +9,19 @@ import { Rng } from './random.js';
 import type { Scale } from './scales.js';
 import { epochDay, HISTORY_NS, NS_PER_DAY } from './time.js';
 import { associationCount, collectionSizes, permutation } from './distributions.js';
-import { ADDRESS_BOOK_FILES, EXCHANGE_RATE_FILE, FEE_COLLECTOR, FEE_SCHEDULE_FILE, FIRST_USER_ACCOUNT, HUBS, HUB_NUMS, Layout, NODE_REWARD_ACCOUNT, STAKING_REWARD_ACCOUNT, TREASURY } from './layout.js';
+import {
+  ADDRESS_BOOK_FILES,
+  EXCHANGE_RATE_FILE,
+  FEE_COLLECTOR,
+  FEE_SCHEDULE_FILE,
+  FIRST_USER_ACCOUNT,
+  HUBS,
+  HUB_NUMS,
+  Layout,
+  NODE_REWARD_ACCOUNT,
+  STAKING_REWARD_ACCOUNT,
+  TREASURY,
+} from './layout.js';
 
 const SKEW = 3;
 

@@ -24,20 +24,40 @@ export interface AccountStateOptions {
  * account has no row in it); without a snapshot the version's own balance columns are shown, with
  * no token balances.
  */
-export async function loadAccountState(db: Queryable, ref: AccountRef, range: TimestampRange | null, options: AccountStateOptions): Promise<AccountState | null> {
+export async function loadAccountState(
+  db: Queryable,
+  ref: AccountRef,
+  range: TimestampRange | null,
+  options: AccountStateOptions,
+): Promise<AccountState | null> {
   if (range === null) {
     const { matches, row } = await findCurrentAccountState(db, ref, options.tokenBalanceLimit);
     checkMatches(ref, matches);
     if (!row) return null;
-    return { row, balance: { balance: row.balance, timestampNs: row.balance_timestamp, tokenIds: row.token_ids, tokenBalances: row.token_balances } };
+    return {
+      row,
+      balance: { balance: row.balance, timestampNs: row.balance_timestamp, tokenIds: row.token_ids, tokenBalances: row.token_balances },
+    };
   }
   const window = snapshotWindow(range, options.nowNs);
-  const { matches, row } = await findAccountStateAt(db, ref, range, window ? { treasury: options.treasury, window } : null, options.tokenBalanceLimit);
+  const { matches, row } = await findAccountStateAt(
+    db,
+    ref,
+    range,
+    window ? { treasury: options.treasury, window } : null,
+    options.tokenBalanceLimit,
+  );
   checkMatches(ref, matches);
   if (!row) return null;
-  if (row.snapshot_timestamp === null) return { row, balance: { balance: row.balance, timestampNs: row.balance_timestamp, tokenIds: null, tokenBalances: null } };
+  if (row.snapshot_timestamp === null)
+    return { row, balance: { balance: row.balance, timestampNs: row.balance_timestamp, tokenIds: null, tokenBalances: null } };
   return {
     row,
-    balance: { balance: row.snapshot_balance ?? 0n, timestampNs: row.snapshot_timestamp, tokenIds: row.token_ids, tokenBalances: row.token_balances },
+    balance: {
+      balance: row.snapshot_balance ?? 0n,
+      timestampNs: row.snapshot_timestamp,
+      tokenIds: row.token_ids,
+      tokenBalances: row.token_balances,
+    },
   };
 }

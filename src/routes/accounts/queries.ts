@@ -125,7 +125,9 @@ export async function findAccountStateAt(
   const entityWhere = ['id = r.id', IS_ACCOUNT, ...versionConditions('timestamp_range', range, params)].join(' and ');
   const stakeWhere = ['id = r.id', ...versionConditions('timestamp_range', range, params)].join(' and ');
   const limit = params.add(tokenLimit);
-  const snapshotSql = snapshot ? snapshotTimestampSql(snapshot.treasury, snapshot.window, params) : 'select null::bigint as consensus_timestamp';
+  const snapshotSql = snapshot
+    ? snapshotTimestampSql(snapshot.treasury, snapshot.window, params)
+    : 'select null::bigint as consensus_timestamp';
   const from = monthStartOf('s.consensus_timestamp');
   const rows = await db.query<ResolvedRow<AccountStateAtRow>>(
     `select r.matches, e.*, es.pending_reward, es.end_stake_period, s.consensus_timestamp as snapshot_timestamp, b.balance as snapshot_balance,

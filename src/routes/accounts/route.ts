@@ -67,7 +67,8 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
         order,
         limit: pageSize(filters.last('limit'), ctx.startup.defaultLimit, config.response.limit.max),
       };
-      const pageOf = (accountId: bigint) => (withTransactions ? loadTransactionPage(ctx.db, { ...pageRequest, accountId }, rangeBinding(ctx)) : NO_TRANSACTIONS);
+      const pageOf = (accountId: bigint) =>
+        withTransactions ? loadTransactionPage(ctx.db, { ...pageRequest, accountId }, rangeBinding(ctx)) : NO_TRANSACTIONS;
       // an id runs both statements at once; an EVM address or alias is resolved by the state statement first
       const [state, page] =
         ref.kind === 'id'

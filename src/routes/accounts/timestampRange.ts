@@ -130,7 +130,13 @@ export interface BoundRange {
  * first transaction's timestamp, a missing upper bound now; a range wider than `maxWidth` is shrunk
  * from the side away from the first page, and the moved bound is reported for the next link.
  */
-export function bindTimestampRange(range: TimestampRange, order: Order, firstTransactionNs: bigint, nowNs: bigint, maxWidth: bigint): BoundRange {
+export function bindTimestampRange(
+  range: TimestampRange,
+  order: Order,
+  firstTransactionNs: bigint,
+  nowNs: bigint,
+  maxWidth: bigint,
+): BoundRange {
   const lower = range.lower ?? firstTransactionNs;
   const upper = range.upper ?? nowNs;
   if (upper - lower + 1n <= maxWidth) return { range: { ...range, lower, upper }, nextTimestamp: null };

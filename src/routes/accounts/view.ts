@@ -111,7 +111,9 @@ export function accountView(row: AccountRow, balance: AccountBalance, withDelega
     staked_account_id: formatEntityId(row.staked_account_id),
     staked_node_id: stakedToNode ? row.staked_node_id : null,
     stake_period_start:
-      stakedToNode && row.stake_period_start !== null && row.stake_period_start !== -1n ? formatStakingPeriod(row.stake_period_start) : null,
+      stakedToNode && row.stake_period_start !== null && row.stake_period_start !== -1n
+        ? formatStakingPeriod(row.stake_period_start)
+        : null,
   };
   if (withDelegationAddress) view.delegation_address = delegationAddressOf(row.delegation_address);
   return view;

@@ -9,7 +9,15 @@ import { schemaRef } from '../../http/openapi.js';
 import { listLinks, type LinkAnchor } from '../../http/pagination.js';
 import { pageSize, parseBlockNumber, parseNonNegativeInt64, rules } from '../../http/params.js';
 import { queryOf } from '../../http/query.js';
-import { findBlocks, findBlocksByHashPrefix, findBlocksByNumber, type BlockColumn, type BlockCondition, type RecordFileRow, type SqlOperator } from './queries.js';
+import {
+  findBlocks,
+  findBlocksByHashPrefix,
+  findBlocksByNumber,
+  type BlockColumn,
+  type BlockCondition,
+  type RecordFileRow,
+  type SqlOperator,
+} from './queries.js';
 import { blockView } from './view.js';
 
 const LIST_RULES = {
@@ -23,7 +31,8 @@ const SQL_OPERATORS: Record<Operator, SqlOperator> = { eq: '=', ne: '!=', lt: '<
 
 function conditionOf(filter: Filter<typeof LIST_RULES>): BlockCondition | null {
   if (filter.key === 'block.number') return { column: 'index', operator: SQL_OPERATORS[filter.operator], value: filter.value };
-  if (filter.key === 'timestamp') return { column: 'consensus_end', operator: SQL_OPERATORS[filter.operator], value: clampToInt64(filter.value) };
+  if (filter.key === 'timestamp')
+    return { column: 'consensus_end', operator: SQL_OPERATORS[filter.operator], value: clampToInt64(filter.value) };
   return null;
 }
 
@@ -46,7 +55,9 @@ export function registerBlockRoutes(app: FastifyInstance, ctx: AppContext): void
       const rows = await findBlocks(blocksDb(ctx), conditions, orderBy, order, limit);
       const last = rows.at(-1);
       const anchors: LinkAnchor[] =
-        last && rows.length === limit ? [{ field: 'block.number', value: last.index.toString(), toBound: (v) => parseBlockNumber(v) ?? null }] : [];
+        last && rows.length === limit
+          ? [{ field: 'block.number', value: last.index.toString(), toBound: (v) => parseBlockNumber(v) ?? null }]
+          : [];
       return { blocks: rows.map(blockView), links: listLinks(request, reply, order, anchors) };
     },
   );

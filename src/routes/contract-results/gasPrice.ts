@@ -65,7 +65,11 @@ export async function decodeWithFallback<T>(
  * schedule and the current rate, or of the next ones once the current ones expired before the hour
  * of the timestamp. Null without a ContractCall entry or with a zero centEquiv.
  */
-export function gasPriceOf(schedules: { current: FeeSchedule; next: FeeSchedule }, rates: { current: ExchangeRate; next: ExchangeRate }, timestamp: bigint): bigint | null {
+export function gasPriceOf(
+  schedules: { current: FeeSchedule; next: FeeSchedule },
+  rates: { current: ExchangeRate; next: ExchangeRate },
+  timestamp: bigint,
+): bigint | null {
   const reference = (timestamp / NANOS_PER_HOUR) * NANOS_PER_HOUR;
   const schedule = schedules.current.expirySeconds * NANOS_PER_SECOND < reference ? schedules.next : schedules.current;
   const rate = rates.current.expirationSeconds * NANOS_PER_SECOND < reference ? rates.next : rates.current;
@@ -88,7 +92,9 @@ export async function gasPriceAt(timestamp: bigint, sources: GasPriceSources): P
   const decoded = <T>(file: string, version: FileVersion, decode: (bytes: Uint8Array) => T, load: FileVersionLoader): Promise<T | null> =>
     version.key === null
       ? Promise.resolve(null)
-      : sources.cache.get(`${file} ${version.key} ${sources.maxAttempts}`, async () => decodeWithFallback(await load(null), decode, load, sources.maxAttempts));
+      : sources.cache.get(`${file} ${version.key} ${sources.maxAttempts}`, async () =>
+          decodeWithFallback(await load(null), decode, load, sources.maxAttempts),
+        );
   const [schedules, rates] = await Promise.all([
     decoded('fee schedule', sources.feeSchedule, decodeFeeSchedules, sources.loadFeeSchedule),
     decoded('exchange rate', sources.exchangeRate, decodeExchangeRateSet, sources.loadExchangeRate),

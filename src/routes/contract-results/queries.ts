@@ -138,8 +138,16 @@ export interface FileVersion {
 const FILE_VERSIONS_SQL = `select (${fileRowsSql(FILE_VERSION, '$1', [['<=', '$3']])}) as fee_schedule,
   (${fileRowsSql(FILE_VERSION, '$2', [['<=', '$3']])}) as exchange_rate`;
 
-export async function findFileVersions(db: Queryable, files: { feeSchedule: bigint; exchangeRate: bigint }, asOf: bigint): Promise<{ feeSchedule: FileVersion; exchangeRate: FileVersion }> {
-  const rows = await db.query<{ fee_schedule: string | null; exchange_rate: string | null }>(FILE_VERSIONS_SQL, [files.feeSchedule, files.exchangeRate, asOf]);
+export async function findFileVersions(
+  db: Queryable,
+  files: { feeSchedule: bigint; exchangeRate: bigint },
+  asOf: bigint,
+): Promise<{ feeSchedule: FileVersion; exchangeRate: FileVersion }> {
+  const rows = await db.query<{ fee_schedule: string | null; exchange_rate: string | null }>(FILE_VERSIONS_SQL, [
+    files.feeSchedule,
+    files.exchangeRate,
+    asOf,
+  ]);
   return { feeSchedule: { key: rows[0]?.fee_schedule ?? null }, exchangeRate: { key: rows[0]?.exchange_rate ?? null } };
 }
 
@@ -164,7 +172,11 @@ const FILE_ROWS_AFTER_SQL = `with w as (
  * consensus timestamp of a transaction or contract result in the same snapshot (null in an empty
  * database).
  */
-export async function findFileRowsAfter(db: Queryable, fileIds: [bigint, bigint], after: bigint | null): Promise<{ watermark: bigint | null; rows: SystemFileRow[] }> {
+export async function findFileRowsAfter(
+  db: Queryable,
+  fileIds: [bigint, bigint],
+  after: bigint | null,
+): Promise<{ watermark: bigint | null; rows: SystemFileRow[] }> {
   const found = await db.query<SystemFileRow & { watermark: bigint | null }>(FILE_ROWS_AFTER_SQL, [fileIds[0], fileIds[1], after ?? -1n]);
   const rows = found.filter((r) => r.consensus_timestamp !== null);
   return { watermark: found[0]?.watermark ?? null, rows };
@@ -175,7 +187,13 @@ export async function findFileContent(db: Queryable, fileId: bigint, asOf: bigin
   const rows =
     before === null
       ? await db.query<FileContent>(fileRowsSql(FILE_CONTENT, '$1', [['<=', '$2']]), [fileId, asOf])
-      : await db.query<FileContent>(fileRowsSql(FILE_CONTENT, '$1', [['<=', '$2'], ['<', '$3']]), [fileId, asOf, before]);
+      : await db.query<FileContent>(
+          fileRowsSql(FILE_CONTENT, '$1', [
+            ['<=', '$2'],
+            ['<', '$3'],
+          ]),
+          [fileId, asOf, before],
+        );
   return rows[0] ?? { content: null, first_timestamp: null };
 }
 
@@ -241,13 +259,41 @@ export interface ContractResultDetail {
 }
 
 const RESULT_COLUMNS = [
-  'consensus_timestamp', 'amount', 'bloom', 'call_result', 'contract_id', 'created_contract_ids', 'error_message',
-  'failed_initcode', 'function_parameters', 'gas_consumed', 'gas_limit', 'gas_used', 'sender_id', 'transaction_hash',
-  'transaction_index', 'transaction_result',
+  'consensus_timestamp',
+  'amount',
+  'bloom',
+  'call_result',
+  'contract_id',
+  'created_contract_ids',
+  'error_message',
+  'failed_initcode',
+  'function_parameters',
+  'gas_consumed',
+  'gas_limit',
+  'gas_used',
+  'sender_id',
+  'transaction_hash',
+  'transaction_index',
+  'transaction_result',
 ];
 const ETH_COLUMNS = [
-  'access_list', 'authorization_list', 'call_data', 'call_data_id', 'chain_id', 'gas_limit', 'gas_price', 'max_fee_per_gas',
-  'max_priority_fee_per_gas', 'nonce', 'recovery_id', 'signature_r', 'signature_s', 'signature_v', 'to_address', 'type', 'value',
+  'access_list',
+  'authorization_list',
+  'call_data',
+  'call_data_id',
+  'chain_id',
+  'gas_limit',
+  'gas_price',
+  'max_fee_per_gas',
+  'max_priority_fee_per_gas',
+  'nonce',
+  'recovery_id',
+  'signature_r',
+  'signature_s',
+  'signature_v',
+  'to_address',
+  'type',
+  'value',
 ];
 
 /** A user file (num > 1000) holds call data; system files never do. */
@@ -381,7 +427,10 @@ function detailOf(row: Record<string, unknown>): ContractResultDetail {
       payer_account_id: row.inv_payer_account_id as bigint,
     },
     result,
-    block: row.block_index === null ? null : { index: row.block_index as bigint, hash: row.block_hash as string, gas_used: row.block_gas_used as bigint | null },
+    block:
+      row.block_index === null
+        ? null
+        : { index: row.block_index as bigint, hash: row.block_hash as string, gas_used: row.block_gas_used as bigint | null },
     eth: hasEth ? pick<EthereumTransactionRow>(row, ETH_COLUMNS, 'eth_') : null,
     callDataFile: hasEth && row.call_data_first_timestamp !== null ? fileOf(row, 'call_data') : null,
     logs: withEvmAddresses(unzip<ContractLogRow>(row, LOG_NAMES, 'log'), addresses),

@@ -11,7 +11,16 @@ import { schemaRef } from '../../http/openapi.js';
 import { parseBoolean, rules } from '../../http/params.js';
 import { queryOf, type RequestQuery } from '../../http/query.js';
 import { DecodedFileCache, gasPriceAt } from './gasPrice.js';
-import { byEntity, byEvmAddress, byHash, byTransactionId, findContractIdsByEvmAddress, findContractResultDetail, findFileContent, type ExecutionLookup } from './queries.js';
+import {
+  byEntity,
+  byEvmAddress,
+  byHash,
+  byTransactionId,
+  findContractIdsByEvmAddress,
+  findContractResultDetail,
+  findFileContent,
+  type ExecutionLookup,
+} from './queries.js';
 import { SystemFileVersions } from './systemFiles.js';
 import { contractResultView } from './view.js';
 
@@ -73,7 +82,13 @@ interface SystemFileCaches {
   decoded: DecodedFileCache;
 }
 
-async function contractResultResponse(ctx: AppContext, files: SystemFileCaches, reply: FastifyReply, lookup: ExecutionLookup, hbar: boolean) {
+async function contractResultResponse(
+  ctx: AppContext,
+  files: SystemFileCaches,
+  reply: FastifyReply,
+  lookup: ExecutionLookup,
+  hbar: boolean,
+) {
   const { db, config } = ctx;
   const system = (num: bigint) => encodeEntityId(config.shard, config.realm, num);
   const systemFiles = { feeSchedule: system(FEE_SCHEDULE_FILE), exchangeRate: system(EXCHANGE_RATE_FILE) };
@@ -105,17 +120,21 @@ async function contractResultResponse(ctx: AppContext, files: SystemFileCaches, 
 export function registerContractResultRoutes(app: FastifyInstance, ctx: AppContext): void {
   const files: SystemFileCaches = { versions: new SystemFileVersions(), decoded: new DecodedFileCache() };
   app.decorate('systemFileVersions', files.versions);
-  app.get<{ Params: { transactionIdOrHash: string } }>('/api/v1/contracts/results/:transactionIdOrHash', routeOptions, async (request, reply) => {
-    const query = queryOf(request);
-    const filters = validateParams(query, BY_TRANSACTION_RULES);
-    const hbar = hbarOf(query);
-    const nonce = filters.last('nonce') ?? 0;
+  app.get<{ Params: { transactionIdOrHash: string } }>(
+    '/api/v1/contracts/results/:transactionIdOrHash',
+    routeOptions,
+    async (request, reply) => {
+      const query = queryOf(request);
+      const filters = validateParams(query, BY_TRANSACTION_RULES);
+      const hbar = hbarOf(query);
+      const nonce = filters.last('nonce') ?? 0;
 
-    const lookup = lookupByTransactionIdOrHash(ctx, request.params.transactionIdOrHash, nonce);
-    const response = lookup && (await contractResultResponse(ctx, files, reply, lookup, hbar));
-    if (!response) throw notFound();
-    return response;
-  });
+      const lookup = lookupByTransactionIdOrHash(ctx, request.params.transactionIdOrHash, nonce);
+      const response = lookup && (await contractResultResponse(ctx, files, reply, lookup, hbar));
+      if (!response) throw notFound();
+      return response;
+    },
+  );
 
   app.get<{ Params: { contractIdOrAddress: string; timestamp: string } }>(
     '/api/v1/contracts/:contractIdOrAddress/results/:timestamp',
@@ -132,7 +151,13 @@ export function registerContractResultRoutes(app: FastifyInstance, ctx: AppConte
       validateParams(query, BY_TIMESTAMP_RULES);
 
       const at = clampToInt64(timestamp);
-      const response = await contractResultResponse(ctx, files, reply, ref.kind === 'id' ? byEntity(at, ref.id) : byEvmAddress(at, ref.address), hbar);
+      const response = await contractResultResponse(
+        ctx,
+        files,
+        reply,
+        ref.kind === 'id' ? byEntity(at, ref.id) : byEvmAddress(at, ref.address),
+        hbar,
+      );
       if (response) return response;
       // the statement finds nothing for an address more than one live entity holds, which is a 500
       if (ref.kind === 'evm' && (await findContractIdsByEvmAddress(ctx.db, ref.address)).length > 1) throw ambiguousAddress();

@@ -14,7 +14,14 @@ import { formatEntityId, longZeroAddress } from '../../domain/entityId.js';
 import { functionResultSenderAlias } from '../../domain/protobuf.js';
 import { isSuccessful, resultName } from '../../domain/resultCodes.js';
 import { formatTimestamp } from '../../domain/timestamp.js';
-import type { ContractLogRow, ContractResultDetail, ContractResultRow, ContractStateChangeRow, EthereumTransactionRow, FileContent } from './queries.js';
+import type {
+  ContractLogRow,
+  ContractResultDetail,
+  ContractResultRow,
+  ContractStateChangeRow,
+  EthereumTransactionRow,
+  FileContent,
+} from './queries.js';
 
 const WEIBARS_PER_TINYBAR = 10_000_000_000n;
 const EMPTY_BLOOM = '0x' + '00'.repeat(256);
@@ -87,7 +94,12 @@ function tinybarHex(weibars: Bytes | null): string {
 }
 
 /** The fields an Ethereum transaction contributes (or overrides). */
-function ethereumFields(eth: EthereumTransactionRow, result: ContractResultRow, callDataFile: FileContent | null, options: ContractResultViewOptions) {
+function ethereumFields(
+  eth: EthereumTransactionRow,
+  result: ContractResultRow,
+  callDataFile: FileContent | null,
+  options: ContractResultViewOptions,
+) {
   const value = isEmpty(eth.value) ? null : eth.value!;
   const money = options.hbar
     ? {

@@ -82,7 +82,9 @@ const present = <T>(items: (T | null)[]): T[] => items.filter((x): x is T => x !
  */
 export function rangeParts(primary: Bound, secondary: Bound): KeyCondition[][] {
   if (!secondary.hasRange()) {
-    return [[...present([primary.equal, primary.lower, primary.upper]).map((f) => onPrimary(f)), ...present([secondary.equal]).map(onSecondary)]];
+    return [
+      [...present([primary.equal, primary.lower, primary.upper]).map((f) => onPrimary(f)), ...present([secondary.equal]).map(onSecondary)],
+    ];
   }
   if (primary.equal) {
     return [[onPrimary(primary.equal), ...present([secondary.lower, secondary.upper]).map(onSecondary)]];

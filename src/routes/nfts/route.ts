@@ -92,7 +92,14 @@ export function registerNftRoutes(app: FastifyInstance, ctx: AppContext): void {
 
       let rows: NftRow[] = [];
       if (spender) {
-        const page = await findNfts(ctx.db, { owner, parts: rangeParts(token, serial), spenderRange: spender.range, spenderIn: spender.in, order, limit });
+        const page = await findNfts(ctx.db, {
+          owner,
+          parts: rangeParts(token, serial),
+          spenderRange: spender.range,
+          spenderIn: spender.in,
+          order,
+          limit,
+        });
         checkMatches(owner, page.matches);
         rows = page.rows;
       } else {

@@ -14,7 +14,11 @@ import { transactionView, type TransactionView } from './view.js';
 /** `transactiontype` values as the page's type filter; null when there are none. */
 export function typeFilterOf(values: readonly TransactionTypeValue[]): TypeFilter | null {
   if (values.length === 0) return null;
-  return { ids: values.filter((v): v is number => typeof v === 'number'), unknown: values.includes('unknown'), knownIds: KNOWN_TRANSACTION_TYPE_IDS };
+  return {
+    ids: values.filter((v): v is number => typeof v === 'number'),
+    unknown: values.includes('unknown'),
+    knownIds: KNOWN_TRANSACTION_TYPE_IDS,
+  };
 }
 
 /** The page as the route asks for it: the query without its bounds, which come from `range`. */

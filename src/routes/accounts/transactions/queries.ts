@@ -60,12 +60,21 @@ export async function findUntypedPage(db: Queryable, q: PageQuery): Promise<Page
   const p = candidateParams(params, q);
   const staking = params.add(q.stakingRewardAccount);
   const excluded = isIndexExcluded(q.accountId);
-  const text = statementText(`account page ${q.order} ${excluded}`, () => `with ${untypedCandidatesSql(q.order, p, excluded)}\n  ${pageSelect(q.order, staking)}`);
+  const text = statementText(
+    `account page ${q.order} ${excluded}`,
+    () => `with ${untypedCandidatesSql(q.order, p, excluded)}\n  ${pageSelect(q.order, staking)}`,
+  );
   return db.query<PageRow>(text, params.values);
 }
 
 /** The candidates under a type filter; `walkLimit` null lets the transfer walks run to the end. */
-export async function findTypedCandidates(db: Queryable, q: PageQuery, shape: TypeShape, types: TypeFilter, walkLimit: number | null): Promise<TypedCandidateRow> {
+export async function findTypedCandidates(
+  db: Queryable,
+  q: PageQuery,
+  shape: TypeShape,
+  types: TypeFilter,
+  walkLimit: number | null,
+): Promise<TypedCandidateRow> {
   const params = new SqlParams();
   const p = candidateParams(params, q);
   const typed = {
@@ -103,7 +112,15 @@ export const transferJoinTuning = {
  * descends the other's index once per row. Every way stops once the page is full; the costs are
  * those of a page that stays short, the case a walk that stopped early leaves.
  */
-async function cheapestTransferJoin(db: Queryable, source: TransferSource, accountId: bigint, type: number, lo: bigint, hi: bigint, ne: bigint[]): Promise<TransferJoin> {
+async function cheapestTransferJoin(
+  db: Queryable,
+  source: TransferSource,
+  accountId: bigint,
+  type: number,
+  lo: bigint,
+  hi: bigint,
+  ne: bigint[],
+): Promise<TransferJoin> {
   const { probeCost, maxCounted, forced } = transferJoinTuning;
   if (forced !== null) return forced;
   const typeRows = await estimatedTypeRows(db, type, lo, hi);
@@ -134,19 +151,41 @@ async function estimatedTypeRows(db: Queryable, type: number, lo: bigint, hi: bi
  * cheapest way: a merge join (see transferMergeSql; its planner settings apply to this
  * transaction only) or a probe from either side.
  */
-export async function findTransfersOfType(db: Db, source: TransferSource, q: PageQuery, type: number, lo: bigint, hi: bigint): Promise<{ consensus_timestamp: bigint; payer_account_id: bigint }[]> {
+export async function findTransfersOfType(
+  db: Db,
+  source: TransferSource,
+  q: PageQuery,
+  type: number,
+  lo: bigint,
+  hi: bigint,
+): Promise<{ consensus_timestamp: bigint; payer_account_id: bigint }[]> {
   const way = await cheapestTransferJoin(db, source, q.accountId, type, lo, hi, q.bounds.ne);
   const params = new SqlParams();
-  const p = { account: params.add(q.accountId), limit: params.add(q.limit), lo: params.add(lo), hi: params.add(hi), ne: params.add(q.bounds.ne), types: params.add(type) };
+  const p = {
+    account: params.add(q.accountId),
+    limit: params.add(q.limit),
+    lo: params.add(lo),
+    hi: params.add(hi),
+    ne: params.add(q.bounds.ne),
+    types: params.add(type),
+  };
   if (way === 'probe by account' || way === 'probe by type') {
     const build = way === 'probe by account' ? transferProbeByAccountSql : transferProbeByTypeSql;
-    return db.query(statementText(`transfer ${way} ${source} ${q.order}`, () => build(source, q.order, p)), params.values);
+    return db.query(
+      statementText(`transfer ${way} ${source} ${q.order}`, () => build(source, q.order, p)),
+      params.values,
+    );
   }
   const sql = statementText(`transfer merge ${source} ${q.order}`, () => transferMergeSql(source, q.order, p));
-  return db.transaction(async (tx) => {
-    await tx.query(`select set_config('enable_nestloop', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('jit', 'off', true)`);
-    return tx.query(sql, params.values);
-  }, { readOnly: true });
+  return db.transaction(
+    async (tx) => {
+      await tx.query(
+        `select set_config('enable_nestloop', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('jit', 'off', true)`,
+      );
+      return tx.query(sql, params.values);
+    },
+    { readOnly: true },
+  );
 }
 
 /** The transaction types present in the table outside `knownIds` (what UNKNOWN selects): a loose scan of the type index. */
@@ -164,16 +203,25 @@ export async function findUnknownStoredTypes(db: Queryable, knownIds: readonly n
 }
 
 /** The page of the given candidates (timestamps with their payers). */
-export async function findPageOfCandidates(db: Queryable, order: Order, timestamps: bigint[], payers: bigint[], stakingRewardAccount: bigint): Promise<PageRow[]> {
+export async function findPageOfCandidates(
+  db: Queryable,
+  order: Order,
+  timestamps: bigint[],
+  payers: bigint[],
+  stakingRewardAccount: bigint,
+): Promise<PageRow[]> {
   const text = statementText(
     `page of candidates ${order}`,
-    () => `with candidate as (select * from unnest($1::bigint[], $2::bigint[]) as c(consensus_timestamp, payer_account_id))\n  ${pageSelect(order, '$3')}`,
+    () =>
+      `with candidate as (select * from unnest($1::bigint[], $2::bigint[]) as c(consensus_timestamp, payer_account_id))\n  ${pageSelect(order, '$3')}`,
   );
   return db.query<PageRow>(text, [timestamps, payers, stakingRewardAccount]);
 }
 
 /** The first transaction's timestamp, 0 when there is none (bindTimestampRange's missing lower bound). */
 export async function findFirstTransactionTimestamp(db: Queryable): Promise<bigint> {
-  const rows = await db.query<{ consensus_timestamp: bigint }>('select consensus_timestamp from transaction order by consensus_timestamp limit 1');
+  const rows = await db.query<{ consensus_timestamp: bigint }>(
+    'select consensus_timestamp from transaction order by consensus_timestamp limit 1',
+  );
   return rows[0]?.consensus_timestamp ?? 0n;
 }

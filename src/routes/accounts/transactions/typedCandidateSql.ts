@@ -84,7 +84,17 @@ function selectedTypesOf(name: string, table: string, accountColumn: string, p: 
 }
 
 /** One walk per selected type of (account, type, consensus_timestamp), cut at `limit` rows, in page order. */
-function perTypeWalk(table: string, alias: string, accountColumn: string, columns: string, extra: string, p: TypedCandidateParams, shape: TypeShape, order: Order, typeList: string): string {
+function perTypeWalk(
+  table: string,
+  alias: string,
+  accountColumn: string,
+  columns: string,
+  extra: string,
+  p: TypedCandidateParams,
+  shape: TypeShape,
+  order: Order,
+  typeList: string,
+): string {
   const walk = (type: string) => `select ${columns} from ${table} ${alias}
       where ${accountTypeRange(alias, accountColumn, type, p)}${extra}
       order by ${alias}.type ${order}, ${alias}.consensus_timestamp ${order}
@@ -94,7 +104,13 @@ function perTypeWalk(table: string, alias: string, accountColumn: string, column
 }
 
 /** Rows of a transfer table for the account in transactions others pay, from `lo` on, in page order. */
-export function transferWalk(source: TransferSource, p: Pick<CandidateParams, 'account' | 'ne'>, order: Order, bounds: { lo: string; hi: string }, accountIsIndexExcluded: boolean): string {
+export function transferWalk(
+  source: TransferSource,
+  p: Pick<CandidateParams, 'account' | 'ne'>,
+  order: Order,
+  bounds: { lo: string; hi: string },
+  accountIsIndexExcluded: boolean,
+): string {
   const { table, account } = TRANSFER_SOURCES[source];
   const indexPredicate = source === 'crypto' && !accountIsIndexExcluded ? ` and w.${account} <> ${INDEX_EXCLUDED_TRANSFER_ACCOUNT}` : '';
   return `select w.consensus_timestamp, w.payer_account_id from ${table} w
@@ -118,16 +134,30 @@ export function typedCandidatesSql(order: Order, shape: TypeShape, p: TypedCandi
   const paysItself = (table: string, account: string) =>
     `exists (select from ${table} x where x.consensus_timestamp = t.consensus_timestamp and x.${account} = ${p.account} and x.payer_account_id = ${p.account})`;
   const payer = perTypeWalk(
-    'transaction', 't', 'payer_account_id',
+    'transaction',
+    't',
+    'payer_account_id',
     `t.consensus_timestamp, t.payer_account_id, case when ${listedAsPayer('t', p)} then 1 else 3 end as priority`,
     `\n        and (${listedAsPayer('t', p)} or ${paysItself('crypto_transfer', 'entity_id')} or ${paysItself('token_transfer', 'account_id')})`,
-    p, shape, order, typeList('payer_types'),
+    p,
+    shape,
+    order,
+    typeList('payer_types'),
   );
   const entity = perTypeWalk(
-    'entity_transaction', 'et', 'entity_id', 'et.consensus_timestamp, et.payer_account_id, 2 as priority', '', p, shape, order, typeList('entity_types'),
+    'entity_transaction',
+    'et',
+    'entity_id',
+    'et.consensus_timestamp, et.payer_account_id, 2 as priority',
+    '',
+    p,
+    shape,
+    order,
+    typeList('entity_types'),
   );
   // the page holds `limit` timestamps of the first two groups: transfers beyond the last add nothing
-  const walkBounds = dir.order === 'desc' ? { lo: '(select bound from walk_bound)', hi: p.hi } : { lo: p.lo, hi: '(select bound from walk_bound)' };
+  const walkBounds =
+    dir.order === 'desc' ? { lo: '(select bound from walk_bound)', hi: p.hi } : { lo: p.lo, hi: '(select bound from walk_bound)' };
   const transfers = (source: TransferSource) => `(
     select distinct on (w.consensus_timestamp) w.consensus_timestamp, w.payer_account_id, ${TRANSFER_SOURCES[source].priority} as priority
     from (${transferWalk(source, p, order, walkBounds, accountIsIndexExcluded)}
@@ -136,7 +166,10 @@ export function typedCandidatesSql(order: Order, shape: TypeShape, p: TypedCandi
       where t.consensus_timestamp = w.consensus_timestamp and t.payer_account_id = w.payer_account_id and ${typeCondition('t.type', shape, p)})
     order by w.consensus_timestamp ${order}
     limit ${p.limit})`;
-  const stop = (source: TransferSource, name: string) => `case when ${p.walkLimit}::int is not null and (select count(*) from ${name}) < ${p.limit} then
+  const stop = (
+    source: TransferSource,
+    name: string,
+  ) => `case when ${p.walkLimit}::int is not null and (select count(*) from ${name}) < ${p.limit} then
       (select w.consensus_timestamp from (${transferWalk(source, p, order, walkBounds, accountIsIndexExcluded)}) w offset ${p.walkLimit}::int - 1 limit 1) end`;
   return `with recursive ${typeCte}
   own as (
@@ -169,7 +202,11 @@ export function typedCandidatesSql(order: Order, shape: TypeShape, p: TypedCandi
  * order from covering indexes, for the part of the range a bounded walk left open. The caller runs
  * it with nested loops and hash joins disabled, so that the merge is the plan whatever the estimates.
  */
-export function transferMergeSql(source: TransferSource, order: Order, p: Omit<CandidateParams, 'precedingTypes'> & { types: string }): string {
+export function transferMergeSql(
+  source: TransferSource,
+  order: Order,
+  p: Omit<CandidateParams, 'precedingTypes'> & { types: string },
+): string {
   return `select distinct on (w.consensus_timestamp) w.consensus_timestamp, w.payer_account_id
     from (${transferWalk(source, p, order, { lo: p.lo, hi: p.hi }, false)}) w
     join transaction t on t.consensus_timestamp = w.consensus_timestamp and t.payer_account_id = w.payer_account_id

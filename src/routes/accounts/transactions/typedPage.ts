@@ -6,7 +6,14 @@ import type { Db } from '../../../db/db.js';
 import type { Order } from '../../../http/params.js';
 import type { PageRow } from './pageSql.js';
 import { INDEX_EXCLUDED_TRANSFER_ACCOUNT } from './candidateSql.js';
-import { findPageOfCandidates, findTransfersOfType, findTypedCandidates, findUnknownStoredTypes, type PageQuery, type TypeFilter } from './queries.js';
+import {
+  findPageOfCandidates,
+  findTransfersOfType,
+  findTypedCandidates,
+  findUnknownStoredTypes,
+  type PageQuery,
+  type TypeFilter,
+} from './queries.js';
 import { TRANSFER_SOURCES, type TransferSource, type TypeShape, type TypedCandidateRow } from './typedCandidateSql.js';
 
 export const typedPageTuning = {
@@ -31,7 +38,7 @@ function shapeOf(types: TypeFilter): TypeShape | null {
 }
 
 const inPageOrder = (order: Order) => (a: Candidate, b: Candidate) =>
-  (a.timestamp === b.timestamp ? a.priority - b.priority : (a.timestamp < b.timestamp) === (order === 'asc') ? -1 : 1);
+  a.timestamp === b.timestamp ? a.priority - b.priority : a.timestamp < b.timestamp === (order === 'asc') ? -1 : 1;
 
 /** One candidate per timestamp (the lowest priority's), the first `limit` in page order. */
 function firstDistinct(candidates: Candidate[], order: Order, limit: number): Candidate[] {

@@ -89,7 +89,8 @@ function transfersOf(row: PageRow): TransferView[] {
   const amounts = row.transfer_amounts!;
   const approvals = row.transfer_approvals!;
   const out: TransferView[] = new Array(accounts.length);
-  for (let i = 0; i < accounts.length; i++) out[i] = { account: formatEntityId(accounts[i]), amount: amounts[i]!, is_approval: approvals[i] === true };
+  for (let i = 0; i < accounts.length; i++)
+    out[i] = { account: formatEntityId(accounts[i]), amount: amounts[i]!, is_approval: approvals[i] === true };
   return out;
 }
 
@@ -101,7 +102,12 @@ function tokenTransfersOf(row: PageRow): TokenTransferView[] {
   const approvals = row.token_approvals!;
   const out: TokenTransferView[] = new Array(tokens.length);
   for (let i = 0; i < tokens.length; i++) {
-    out[i] = { token_id: formatEntityId(tokens[i]), account: formatEntityId(accounts[i]), amount: amounts[i]!, is_approval: approvals[i] === true };
+    out[i] = {
+      token_id: formatEntityId(tokens[i]),
+      account: formatEntityId(accounts[i]),
+      amount: amounts[i]!,
+      is_approval: approvals[i] === true,
+    };
   }
   return out;
 }
