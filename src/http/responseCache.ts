@@ -24,8 +24,29 @@ import { queryOf } from './query.js';
 export interface CachedResponse {
   /** headers the route and the earlier onSend hooks set (not those of onRequest hooks) */
   headers: Record<string, string | string[]>;
-  payload: string;
+  /**
+   * The payload's UTF-8 bytes: outside the JS heap and exactly sized. Kept as the serialiser's
+   * string, 64 MiB of answers grew the process by about 200 MB under the soak.
+   */
+  payload: Buffer;
   /** wall-clock ms after which the entry is not served */
+  expiresAt: number;
+}
+
+/**
+ * The UTF-8 bytes of `text` in an allocation of their own: `Buffer.from` places small strings in a
+ * shared 8 KiB slab, which one cached slice would keep alive after the rest is evicted.
+ */
+function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}
+
+/** An entry as Redis holds it (JSON). */
+interface SharedResponse {
+  headers: CachedResponse['headers'];
+  payload: string;
   expiresAt: number;
 }
 
@@ -136,12 +157,13 @@ export class ResponseCache {
           this.log.info('response cache: redis reachable again');
         }
         if (text !== null) {
-          const shared = JSON.parse(text) as CachedResponse;
+          const shared = JSON.parse(text) as SharedResponse;
           if (shared.expiresAt > this.now()) {
-            this.local.set(key, shared);
+            const entry: CachedResponse = { ...shared, payload: ownBytes(shared.payload) };
+            this.local.set(key, entry);
             this.stats.hits++;
             this.stats.redisHits++;
-            return shared;
+            return entry;
           }
         }
       } catch (err) {
@@ -155,12 +177,13 @@ export class ResponseCache {
   set(key: string, headers: CachedResponse['headers'], payload: string, maxAgeSeconds: number): void {
     if (maxAgeSeconds <= 0) return;
     const ttlMs = maxAgeSeconds * 1000;
-    const entry: CachedResponse = { headers, payload, expiresAt: this.now() + ttlMs };
-    this.local.set(key, entry);
+    const expiresAt = this.now() + ttlMs;
+    this.local.set(key, { headers, payload: ownBytes(payload), expiresAt });
     this.stats.stores++;
     if (this.redisUsable()) {
+      const shared: SharedResponse = { headers, payload, expiresAt };
       // not awaited: the response does not wait for Redis
-      this.redis!.set(this.redisKey(key), JSON.stringify(entry), 'PX', ttlMs).catch((err: unknown) => this.markDown(err));
+      this.redis!.set(this.redisKey(key), JSON.stringify(shared), 'PX', ttlMs).catch((err: unknown) => this.markDown(err));
     }
   }
 
