@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * The tools' command line (commander): generate | conformance | fixtures load, each with its own
- * --help (`npm run generate -- …`, `npm run conformance -- …`). The service's commands are in
- * src/main.ts.
+ * The tools' command line (commander): generate | conformance | fixtures load | bench | soak, each
+ * with its own --help (`npm run generate -- …`, `npm run conformance -- …`, `npm run bench -- …`).
+ * The service's commands are in src/main.ts.
  */
 import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -25,7 +25,9 @@ function seedOption(text: string): number {
 
 function program(): Command {
   const cli = new Command('lqs-tools')
-    .description('Ledger Query Service tools: the synthetic ledger generator, the conformance runner, fixture loading')
+    .description(
+      'Ledger Query Service tools: the synthetic ledger generator, the conformance runner, fixture loading, the benchmark and the soak',
+    )
     .helpOption('-h, --help', 'show help (also after any command)')
     .addHelpCommand('help [command]', 'show help for a command')
     .addHelpText('after', CONFIGURATION);
@@ -114,7 +116,36 @@ function program(): Command {
       });
     });
 
-  return refuseUnknown(cli);
+  refuseUnknown(cli);
+  // the bench and the soak read their own options (node:util parseArgs; the bench prints its usage on --help)
+  cli.enablePositionalOptions();
+  cli
+    .command('bench')
+    .description('measure every endpoint on generated datasets (bench --help lists the options)')
+    .argument('[options...]')
+    .helpOption(false)
+    .passThroughOptions()
+    .allowUnknownOption()
+    .exitOverride()
+    .action(async (args: string[]) => {
+      const { runBench } = await import('./bench/run.js');
+      exitCode = await runBench(args);
+    });
+  cli
+    .command('soak')
+    .description(
+      'mixed traffic at high concurrency for a bounded time: [--scale S] [--backend B] [--seed N] [--seconds S] [--concurrency N]',
+    )
+    .argument('[options...]')
+    .helpOption(false)
+    .passThroughOptions()
+    .allowUnknownOption()
+    .exitOverride()
+    .action(async (args: string[]) => {
+      const { runSoak } = await import('./bench/soak.js');
+      exitCode = await runSoak(args);
+    });
+  return cli;
 }
 
 await runCommandLine(program(), process.argv.slice(2), () => exitCode);

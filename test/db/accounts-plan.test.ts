@@ -2,7 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { base32Encode } from '../../src/domain/base32.js';
 import { formatTimestamp } from '../../src/domain/timestamp.js';
-import type { Harness } from '../../tools/conformance/harness.js';
+import type { Harness } from '../../tools/testApp/harness.js';
 import { get, useHarness } from '../support/harness.js';
 import { sequentialScans, sortedScansInGenericPlans } from '../support/plans.js';
 import { typedPageTuning } from '../../src/routes/accounts/transactions/typedPage.js';

@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { REFERENCE_TEST_CONFIG } from '../../tools/conformance/harness.js';
+import { REFERENCE_TEST_CONFIG } from '../../tools/testApp/harness.js';
 import { findSpecFiles, loadCases } from '../../tools/conformance/spec.js';
 import { READ_COLUMNS } from '../../src/db/schemaRequirements.js';
 import { DEFAULT_SPECS_DIR } from '../../tools/paths.js';

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Harness } from '../../tools/conformance/harness.js';
+import type { Harness } from '../../tools/testApp/harness.js';
 import { errorOf, get } from '../support/harness.js';
 import { openFaultHarness } from '../support/faultHarness.js';
 import { privatePostgresSkipReason, type PrivatePostgres } from '../support/privatePostgres.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import type { Harness } from '../../tools/conformance/harness.js';
+import type { Harness } from '../../tools/testApp/harness.js';
 import { openPostgres, RECONNECT_MAX_MS } from '../../src/db/postgres.js';
 import { get } from '../support/harness.js';
 import { openFaultHarness } from '../support/faultHarness.js';

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { defaultConfig, mergeConfig, type Config } from '../../src/config.js';
-import { Harness, REFERENCE_TEST_CONFIG } from '../../tools/conformance/harness.js';
+import { Harness, REFERENCE_TEST_CONFIG } from '../../tools/testApp/harness.js';
 import { createLogger } from '../../src/logger.js';
 import { maxAgeOf } from '../../src/http/responseCache.js';
 import { backend } from '../support/harness.js';

@@ -1,7 +1,7 @@
 /** Fixtures of GET /api/v1/accounts/{id} transaction lists for account 0.0.8, and requests that page through them. */
 import assert from 'node:assert/strict';
 import { formatTimestamp } from '../../src/domain/timestamp.js';
-import type { Harness } from '../../tools/conformance/harness.js';
+import type { Harness } from '../../tools/testApp/harness.js';
 import { get, type JsonResponse } from './harness.js';
 
 const B = 1_650_000_000_000_000_000n;

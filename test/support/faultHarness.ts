@@ -1,5 +1,5 @@
 /** The app over a private PostgreSQL server, for the fault tests: they stop it, kill its backends and lock its rows. */
-import { Harness } from '../../tools/conformance/harness.js';
+import { Harness } from '../../tools/testApp/harness.js';
 import { createPrivatePostgres, type PrivatePostgres } from './privatePostgres.js';
 
 /** Five blocks: enough for the routes the fault tests drive. */

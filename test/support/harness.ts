@@ -1,6 +1,6 @@
 /** Test access to the app over a private database; the backend comes from LQS_TEST_BACKEND (pglite by default). */
 import { after, before } from 'node:test';
-import { Harness, REFERENCE_TEST_CONFIG, type Backend } from '../../tools/conformance/harness.js';
+import { Harness, REFERENCE_TEST_CONFIG, type Backend } from '../../tools/testApp/harness.js';
 import { parseJson } from '../../tools/conformance/spec.js';
 
 export const backend: Backend = process.env.LQS_TEST_BACKEND === 'postgres' ? 'postgres' : 'pglite';

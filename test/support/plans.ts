@@ -1,5 +1,5 @@
 /** Query-plan checks: replay the queries a request ran under EXPLAIN and find sequential scans. */
-import type { CapturedQuery } from '../../tools/conformance/harness.js';
+import type { CapturedQuery } from '../../tools/testApp/harness.js';
 import type { Db } from '../../src/db/db.js';
 
 interface PlanNode {

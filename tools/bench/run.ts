@@ -317,8 +317,17 @@ async function measureHot(options: BenchOptions, s: ScaleUnderTest): Promise<Hot
   return measurements;
 }
 
-async function main(): Promise<number> {
-  const options = parseBenchOptions(process.argv.slice(2));
+/** `lqs-tools bench …`: the exit code (2 for a wrong command line, after the usage). */
+export async function runBench(args: string[]): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseBenchOptions(args);
+  } catch (err) {
+    if (!(err instanceof BenchUsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) throw err;
+    const message = (err as Error).message;
+    process.stderr.write(`${message ? message + '\n\n' : ''}${USAGE}\n`);
+    return 2;
+  }
   const startedAt = new Date();
   const datasets: BenchReport['datasets'] = [];
   const mixesByScale: BenchReport['mixes'] = {};
@@ -404,19 +413,3 @@ async function main(): Promise<number> {
     log(`note: ${r.scale} ${r.target} c=${r.concurrency}: ${r.unexpected} responses with another status than the mix expects`);
   return failures.length > 0 ? 1 : 0;
 }
-
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    if (err instanceof BenchUsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      const message = (err as Error).message;
-      process.stderr.write(`${message ? message + '\n\n' : ''}${USAGE}\n`);
-      process.exitCode = 2;
-    } else {
-      process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-      process.exitCode = 1;
-    }
-  },
-);

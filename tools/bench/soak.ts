@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
+import { UserError } from '../../src/userError.js';
 import { consoleProgress } from '../generate/progress.js';
 import { prepareDataset } from './datasets.js';
 import { runLoad } from './load.js';
@@ -61,9 +62,10 @@ function interleave(mixes: MixRequest[][]): MixRequest[] {
   return out;
 }
 
-async function main(): Promise<number> {
+/** `lqs-tools soak …`: 0 when the soak passed, 1 when it failed. */
+export async function runSoak(args: string[]): Promise<number> {
   const { values } = parseArgs({
-    args: process.argv.slice(2),
+    args,
     options: {
       scale: { type: 'string', default: 'small' },
       backend: { type: 'string', default: 'postgres' },
@@ -74,8 +76,8 @@ async function main(): Promise<number> {
   });
   const seconds = Number(values.seconds);
   const concurrency = Number(values.concurrency);
-  if (!Number.isInteger(seconds) || seconds < ROUND_SECONDS || seconds > 3600) throw new Error('--seconds: 10 to 3600');
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) throw new Error('--concurrency: 1 to 1024');
+  if (!Number.isInteger(seconds) || seconds < ROUND_SECONDS || seconds > 3600) throw new UserError('--seconds: 10 to 3600');
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) throw new UserError('--concurrency: 1 to 1024');
   const options = parseBenchOptions(['--scale', values.scale!, '--compare', 'none', '--backend', values.backend!, '--seed', values.seed!]);
   const dataset = await prepareDataset(options, options.scales[0]!, consoleProgress());
   const mixes = buildMixes(dataset.sample, options.seed);
@@ -130,13 +132,3 @@ async function main(): Promise<number> {
     await service.stop();
   }
 }
-
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-    process.exitCode = 1;
-  },
-);

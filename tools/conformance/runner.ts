@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { compare } from './compare.js';
 import type { SchemaKind } from '../db/scratch.js';
-import { Harness, REFERENCE_TEST_CONFIG, type Backend } from './harness.js';
+import { Harness, REFERENCE_TEST_CONFIG, type Backend } from '../testApp/harness.js';
 import { findSpecFiles, loadCases, type ConformanceCase } from './spec.js';
 
 export interface RunOptions {
