@@ -73,15 +73,19 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   }
 }
 
-/** The embedded database: PostgreSQL compiled to WASM, one connection, data in `dataDir` (in memory for `memory` or empty). */
-export async function openPglite(dataDir: string): Promise<Db> {
-  return (await openPgliteHandle(dataDir)).db;
+/**
+ * The embedded database: PostgreSQL compiled to WASM, one connection, data in `dataDir` (in memory
+ * for `memory` or empty). `from` is a data directory dumped by PGlite (`dumpDataDir`) to start
+ * from instead of an empty database, which skips the initdb of a new one.
+ */
+export async function openPglite(dataDir: string, from?: Blob): Promise<Db> {
+  return (await openPgliteHandle(dataDir, from)).db;
 }
 
 /** Like openPglite, also returning the PGlite instance itself (bulk loads use its COPY from a blob). */
-export async function openPgliteHandle(dataDir: string): Promise<{ db: Db; pg: PGlite }> {
+export async function openPgliteHandle(dataDir: string, from?: Blob): Promise<{ db: Db; pg: PGlite }> {
   const create = async (dir: string | undefined, unlock: () => Promise<void>) => {
-    const pg = await PGlite.create(dir, { parsers });
+    const pg = await PGlite.create(dir, { parsers, ...(from ? { loadDataDir: from } : {}) });
     await loadTypes(pg);
     return { db: pgliteDb(pg, unlock), pg };
   };

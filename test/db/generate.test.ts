@@ -12,7 +12,7 @@ import { defaultConfig } from '../../src/config.js';
 import { parseJson } from '../../tools/conformance/spec.js';
 import type { Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
-import { openPgliteHandle } from '../../src/db/pglite.js';
+import { openPgliteHandle } from '../../tools/testApp/pglite.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import {
   createReaderRole,

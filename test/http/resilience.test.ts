@@ -8,7 +8,7 @@ import { SettableClock } from '../../src/clock.js';
 import { defaultConfig, type Config } from '../../src/config.js';
 import { DatabaseUnavailableError, type Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
-import { openPglite } from '../../src/db/pglite.js';
+import { openPglite } from '../../tools/testApp/pglite.js';
 import { OutageLog } from '../../src/http/outageLog.js';
 import { createLogger } from '../../src/logger.js';
 import { errorOf } from '../support/harness.js';

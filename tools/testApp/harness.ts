@@ -9,7 +9,7 @@ import { defaultConfig, mergeConfig, type Config } from '../../src/config.js';
 import type { Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
 import { addOptionalIndexes } from '../../src/db/optionalIndexes.js';
-import { openPglite } from '../../src/db/pglite.js';
+import { openPglite } from './pglite.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import {
   createReaderRole,
