@@ -110,13 +110,19 @@ describe('record file readers: bad input is refused with the reason', () => {
     });
   }
 
-  it('v6: truncated or garbage inside the gzip, and a broken gzip', () => {
+  it('v6: truncated or garbage inside the gzip, a broken gzip, bytes after it', () => {
     const content = gunzipSync(streamFile(nodeCopy(v6, '0.0.3')));
     const cut = gzipSync(content.subarray(0, content.length - 48));
     assert.throws(() => readRecordFile(v6.name, cut), refusal(/malformed RecordStreamFile|running hash/));
     const garbage = gzipSync(Buffer.concat([content, Buffer.from('corrupt')]));
     assert.throws(() => readRecordFile(v6.name, garbage), refusal(/malformed/));
-    assert.throws(() => readRecordFile(v6.name, streamFile(nodeCopy(v6, '0.0.3')).subarray(0, 100)), refusal(/not a valid gzip file/));
+    const gz = streamFile(nodeCopy(v6, '0.0.3'));
+    assert.throws(() => readRecordFile(v6.name, gz.subarray(0, 100)), refusal(/not a valid gzip file/));
+    assert.throws(
+      () => readRecordFile(v6.name, Buffer.concat([gz, Buffer.from([0, 1, 2, 3])])),
+      refusal(/4 unexpected bytes after the end of the gzip/),
+    );
+    assert.throws(() => readRecordFile(v6.name, Buffer.concat([gz, Buffer.from('corrupt')])), refusal(/not a valid gzip file/));
   });
 
   it('an unknown version names the version', () => {
