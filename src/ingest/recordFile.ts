@@ -54,3 +54,20 @@ export interface RecordFile {
   sidecars: SidecarRef[];
   items: RecordItem[];
 }
+
+/** A transaction of a native block: its SignedTransaction and TransactionResult bytes as streamed. */
+export interface BlockTransaction {
+  consensusTimestamp: bigint;
+  signedTransactionBytes: Buffer;
+  resultBytes: Buffer;
+}
+
+/** A native block stream block (version 7): the record_file row's values and its transactions. */
+export interface NativeBlock extends Omit<RecordFile, 'items' | 'version'> {
+  version: 7;
+  index: bigint;
+  softwareVersion: HapiVersion;
+  roundStart: bigint | null;
+  roundEnd: bigint | null;
+  transactions: BlockTransaction[];
+}

@@ -61,7 +61,8 @@ function readSidecarMetadata(bytes: Uint8Array): SidecarRef {
   return sidecar;
 }
 
-function readItem(bytes: Uint8Array): { transaction: Buffer; record: Buffer } {
+/** RecordStreamItem {transaction 1, record 2}: the raw bytes of both. */
+export function readRecordStreamItem(bytes: Uint8Array): { transaction: Buffer; record: Buffer } {
   const item: { transaction: Buffer; record: Buffer } = { transaction: Buffer.alloc(0), record: Buffer.alloc(0) };
   readFields(bytes, (field, wire, r) => {
     if (wire !== WIRE_LENGTH || (field !== 1 && field !== 2)) return false;
@@ -89,7 +90,7 @@ export function readRecordStreamFile(bytes: Uint8Array): RecordStreamFileView {
     if (wire !== WIRE_LENGTH) return false;
     if (field === 1) file.hapiVersion = readSemanticVersion(r.bytes());
     else if (field === 2) file.startRunningHash = readHashObjectMessage(r.bytes());
-    else if (field === 3) file.items.push(readItem(r.bytes()));
+    else if (field === 3) file.items.push(readRecordStreamItem(r.bytes()));
     else if (field === 4) file.endRunningHash = readHashObjectMessage(r.bytes());
     else if (field === 6) file.sidecars.push(readSidecarMetadata(r.bytes()));
     else return false;
