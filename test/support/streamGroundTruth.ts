@@ -39,6 +39,8 @@ export interface GroundTruth {
   gasUsed: bigint;
   logsBloom: 'empty' | 'zeros256';
   sidecars: { id: number; types: number[]; hash: string }[];
+  /** how many transactions of each type (the transaction type names) */
+  transactions: Record<string, number>;
   /** the test address book whose keys verify the signature files */
   book: string;
   /** the accounts of the nodes with a copy and a signature file */
@@ -68,6 +70,7 @@ export const RECORD_FILES: GroundTruth[] = [
     gasUsed: 0n,
     logsBloom: 'empty',
     sidecars: [],
+    transactions: { CRYPTOTRANSFER: 15 },
     book: 'test-v1',
     nodes: ['0.0.3', '0.0.4', '0.0.5', '0.0.6'],
   },
@@ -88,6 +91,7 @@ export const RECORD_FILES: GroundTruth[] = [
     gasUsed: 0n,
     logsBloom: 'empty',
     sidecars: [],
+    transactions: { CRYPTOTRANSFER: 69 },
     book: 'test-v1',
     nodes: ['0.0.3', '0.0.4', '0.0.5', '0.0.6'],
   },
@@ -108,6 +112,7 @@ export const RECORD_FILES: GroundTruth[] = [
     gasUsed: 0n,
     logsBloom: 'empty',
     sidecars: [],
+    transactions: { CRYPTOCREATEACCOUNT: 5, CRYPTODELETE: 3, CRYPTOTRANSFER: 11 },
     book: 'testnet',
     nodes: ['0.0.3', '0.0.4', '0.0.5', '0.0.6'],
   },
@@ -128,6 +133,7 @@ export const RECORD_FILES: GroundTruth[] = [
     gasUsed: 0n,
     logsBloom: 'empty',
     sidecars: [],
+    transactions: { CRYPTOCREATEACCOUNT: 5, CRYPTODELETE: 2, CRYPTOTRANSFER: 8 },
     book: 'testnet',
     nodes: ['0.0.3', '0.0.4', '0.0.5', '0.0.6'],
   },
@@ -148,6 +154,7 @@ export const RECORD_FILES: GroundTruth[] = [
     gasUsed: 0n,
     logsBloom: 'empty',
     sidecars: [],
+    transactions: { CRYPTOTRANSFER: 1 },
     book: 'testnet',
     nodes: ['0.0.3', '0.0.4', '0.0.5', '0.0.6'],
   },
@@ -168,6 +175,7 @@ export const RECORD_FILES: GroundTruth[] = [
     gasUsed: 0n,
     logsBloom: 'empty',
     sidecars: [],
+    transactions: { CRYPTOTRANSFER: 1 },
     book: 'testnet',
     nodes: ['0.0.3', '0.0.4', '0.0.5', '0.0.6'],
   },
@@ -188,6 +196,7 @@ export const RECORD_FILES: GroundTruth[] = [
     gasUsed: 0n,
     logsBloom: 'empty',
     sidecars: [],
+    transactions: { CRYPTOTRANSFER: 1 },
     book: 'testnet',
     nodes: ['0.0.3', '0.0.4', '0.0.5', '0.0.6'],
   },
@@ -208,6 +217,7 @@ export const RECORD_FILES: GroundTruth[] = [
     gasUsed: 0n,
     logsBloom: 'empty',
     sidecars: [],
+    transactions: { CRYPTOTRANSFER: 1 },
     book: 'testnet',
     nodes: ['0.0.3', '0.0.4', '0.0.5', '0.0.6'],
   },
@@ -228,6 +238,7 @@ export const RECORD_FILES: GroundTruth[] = [
     gasUsed: 0n,
     logsBloom: 'empty',
     sidecars: [],
+    transactions: { FREEZE: 1 },
     book: 'test-v6-4n.bin',
     nodes: ['0.0.3', '0.0.4', '0.0.5', '0.0.6'],
   },
@@ -248,6 +259,7 @@ export const RECORD_FILES: GroundTruth[] = [
     gasUsed: 0n,
     logsBloom: 'empty',
     sidecars: [],
+    transactions: { FILECREATE: 1 },
     book: 'test-v6-4n.bin',
     nodes: ['0.0.3', '0.0.4', '0.0.5', '0.0.6'],
   },
@@ -268,6 +280,7 @@ export const RECORD_FILES: GroundTruth[] = [
     gasUsed: 0n,
     logsBloom: 'empty',
     sidecars: [],
+    transactions: { FILEUPDATE: 1 },
     book: 'test-v6-sidecar-4n.bin',
     nodes: ['0.0.3', '0.0.4', '0.0.5', '0.0.6'],
   },
@@ -290,6 +303,7 @@ export const RECORD_FILES: GroundTruth[] = [
     sidecars: [
       { id: 1, types: [1, 3], hash: '1ed54ea01aab5e726a087e94a0dd52c0f49b149d7a773ae71a3dc099f623bcf1840393db68f8db476ab11e6159f030f2' },
     ],
+    transactions: { CONTRACTCALL: 1, CONTRACTCREATEINSTANCE: 1 },
     book: 'test-v6-sidecar-4n.bin',
     nodes: ['0.0.3', '0.0.4', '0.0.5', '0.0.6'],
   },
@@ -310,6 +324,7 @@ export const RECORD_FILES: GroundTruth[] = [
     gasUsed: 3200000n,
     logsBloom: 'zeros256',
     sidecars: [],
+    transactions: { CONTRACTCREATEINSTANCE: 1, CRYPTOTRANSFER: 7, ETHEREUMTRANSACTION: 1, FILEAPPEND: 3, FILECREATE: 2 },
     book: 'test-v6-4n.bin',
     nodes: ['0.0.3'],
   },
@@ -330,6 +345,7 @@ export const RECORD_FILES: GroundTruth[] = [
     gasUsed: 3200000n,
     logsBloom: 'zeros256',
     sidecars: [],
+    transactions: { CONTRACTCREATEINSTANCE: 1, CRYPTOTRANSFER: 6, ETHEREUMTRANSACTION: 1, FILEAPPEND: 2, FILECREATE: 2 },
     book: 'test-v6-4n.bin',
     nodes: ['0.0.3'],
   },
@@ -352,6 +368,7 @@ export const RECORD_FILES: GroundTruth[] = [
     sidecars: [
       { id: 1, types: [2], hash: 'c8e1eac21eaefe694b8430c266e18e09480163e66529bf7ac952522f027fd4a44fa806bf671baedd1acbfd874c7b7ed3' },
     ],
+    transactions: { CONSENSUSSUBMITMESSAGE: 2, CONTRACTCALL: 1, CRYPTOTRANSFER: 2, FILEDELETE: 1 },
     book: 'testnet',
     nodes: ['0.0.3'],
   },
@@ -372,6 +389,7 @@ export const RECORD_FILES: GroundTruth[] = [
     gasUsed: 0n,
     logsBloom: 'empty',
     sidecars: [],
+    transactions: { CONSENSUSSUBMITMESSAGE: 1, CONTRACTDELETEINSTANCE: 1, CRYPTOTRANSFER: 1, FILECREATE: 1 },
     book: 'testnet',
     nodes: ['0.0.3'],
   },

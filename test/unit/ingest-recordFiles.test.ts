@@ -2,6 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import protobuf from 'protobufjs/minimal.js';
+import { transactionTypeName } from '../../src/domain/transactionTypes.js';
+import { transactionTypeOf } from '../../src/ingest/proto/transactionBody.js';
 import { readRecordFile } from '../../src/ingest/readers/recordFileReader.js';
 import type { RecordFile } from '../../src/ingest/recordFile.js';
 import { StreamFileError } from '../../src/ingest/streamError.js';
@@ -29,6 +31,12 @@ function assertGroundTruth(file: RecordFile, truth: GroundTruth): void {
   assert.equal(file.metadataHash?.toString('hex') ?? null, truth.metadataHash);
   assert.equal(file.gasUsed, truth.gasUsed);
   assert.deepEqual(file.logsBloom, truth.logsBloom === 'empty' ? Buffer.alloc(0) : Buffer.alloc(256));
+  const types: Record<string, number> = {};
+  for (const item of file.items) {
+    const name = transactionTypeName(transactionTypeOf(item.transactionBytes) ?? -1);
+    types[name] = (types[name] ?? 0) + 1;
+  }
+  assert.deepEqual(types, truth.transactions);
   assert.deepEqual(
     file.sidecars.map((s) => ({ id: s.id, types: s.types, hash: s.hash.toString('hex') })),
     truth.sidecars,
