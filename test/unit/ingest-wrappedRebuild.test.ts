@@ -12,8 +12,12 @@ import { readRecordFile } from '../../src/ingest/readers/recordFileReader.js';
 import { readSignatureFile } from '../../src/ingest/readers/signatureFile.js';
 import type { RecordFile } from '../../src/ingest/recordFile.js';
 import { fileNameNanos } from '../../src/ingest/streamFileName.js';
+import { StreamFileError } from '../../src/ingest/streamError.js';
+import { checkInlineSidecars } from '../../src/ingest/verification/sidecarHash.js';
 import { verifyRecordFileProof } from '../../src/ingest/verification/recordFileProof.js';
 import { type GroundTruth, nodeCopy, RECORD_FILES, streamFile, testAddressBook } from '../support/streamGroundTruth.js';
+
+const refusal = (pattern: RegExp) => (e: unknown) => e instanceof StreamFileError && pattern.test(e.message);
 
 type Writer = protobuf.Writer;
 const message = (build: (w: Writer) => void): Uint8Array => {
@@ -63,7 +67,7 @@ function recordStreamFileOf(file: RecordFile): Uint8Array {
   });
 }
 
-function wrap(truth: GroundTruth, contents: Uint8Array, version: number, number: bigint): Buffer {
+function wrap(truth: GroundTruth, contents: Uint8Array, version: number, number: bigint, sidecars: Uint8Array[] = []): Buffer {
   const book = testAddressBook(truth.book);
   const signatures = truth.nodes.map((account) => {
     const path = nodeCopy(truth, account).replace(/\.gz$/, '') + '_sig';
@@ -78,6 +82,7 @@ function wrap(truth: GroundTruth, contents: Uint8Array, version: number, number:
   const recordFileItem = message((w) => {
     field(w, 1, timestamp(creation));
     field(w, 2, contents);
+    for (const sidecar of sidecars) field(w, 3, sidecar);
   });
   const proof = message((w) => {
     varint(w, 1, version);
@@ -134,7 +139,9 @@ describe('wrapped record blocks rebuild v5 and v6 files byte for byte', () => {
 
   it('v6: the RecordStreamFile bytes as they are, hashed with the version in front', () => {
     const contents = gunzipSync(streamFile(nodeCopy(v6, '0.0.3'))).subarray(4);
-    const result = readBlockFile('b.blk', wrap(v6, contents, 6, 6n));
+    const sidecarPath = nodeCopy(v6, '0.0.3').replace(/([^/]+)\.rcd\.gz$/, 'sidecar/$1_01.rcd.gz');
+    const sidecar = gunzipSync(streamFile(sidecarPath));
+    const result = readBlockFile('b.blk', wrap(v6, contents, 6, 6n, [sidecar]));
     assert.equal(result.kind, 'wrapped');
     if (result.kind !== 'wrapped') return;
     const { file, proof } = result;
@@ -146,5 +153,10 @@ describe('wrapped record blocks rebuild v5 and v6 files byte for byte', () => {
     assert.equal(file.gasUsed, v6.gasUsed);
     assert.equal(file.sidecars[0]?.hash.toString('hex'), v6.sidecars[0]!.hash);
     assert.deepEqual(verifyRecordFileProof(file.name, file.fileHash, proof, testAddressBook(v6.book)).signers, [0n, 1n, 2n, 3n]);
+    checkInlineSidecars(file, result.sidecarFiles);
+    const changed = Buffer.from(sidecar);
+    changed[changed.length - 1]! ^= 1;
+    assert.throws(() => checkInlineSidecars(file, [changed]), refusal(/inline sidecar 1: hash [0-9a-f]{96} differs from 1ed54ea0/));
+    assert.throws(() => checkInlineSidecars(file, []), refusal(/0 inline sidecar files for 1 listed sidecars/));
   });
 });

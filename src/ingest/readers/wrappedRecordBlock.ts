@@ -26,6 +26,8 @@ export interface WrappedRecordBlock {
   file: RecordFile;
   /** the proof's signatures, over `file.fileHash` */
   proof: SignedRecordFileProofView;
+  /** the inline sidecar files (serialized SidecarFile, as a gunzipped `_NN.rcd.gz`), in the order of `file.sidecars` */
+  sidecarFiles: Buffer[];
 }
 
 const READERS = { 2: readRecordFileV2, 5: readRecordFileV5, 6: readRecordFileV6 } as const;
@@ -76,5 +78,6 @@ export function readWrappedRecordBlock(items: RawBlockItem[], name: string): Wra
       metadataHash: null,
     },
     proof,
+    sidecarFiles: recordFileItem.sidecarFiles,
   };
 }

@@ -27,3 +27,19 @@ export function sidecarNames(file: RecordFile): string[] {
   const stem = file.name.replace(/\.rcd(\.gz)?$/, '');
   return file.sidecars.map((s) => `${stem}_${String(s.id).padStart(2, '0')}.rcd.gz`);
 }
+
+/** A wrapped record block's inline sidecars: one per entry of `file.sidecars`, each hashing to its entry's hash. */
+export function checkInlineSidecars(file: RecordFile, sidecarFiles: Buffer[]): void {
+  if (sidecarFiles.length !== file.sidecars.length) {
+    throw new StreamFileError(file.name, `${sidecarFiles.length} inline sidecar files for ${file.sidecars.length} listed sidecars`);
+  }
+  for (const [i, expected] of file.sidecars.entries()) {
+    const hash = sha384(sidecarFiles[i]!);
+    if (!hash.equals(expected.hash)) {
+      throw new StreamFileError(
+        file.name,
+        `inline sidecar ${expected.id}: hash ${hash.toString('hex')} differs from ${expected.hash.toString('hex')}`,
+      );
+    }
+  }
+}
