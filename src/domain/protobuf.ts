@@ -7,11 +7,11 @@ import protobuf from 'protobufjs/minimal.js';
 const { Reader, Writer } = protobuf;
 type ReaderT = protobuf.Reader;
 
-const WIRE_VARINT = 0;
-const WIRE_LENGTH = 2;
+export const WIRE_VARINT = 0;
+export const WIRE_LENGTH = 2;
 
 /** Calls `onField(fieldNumber, wireType, reader)` for each field; unknown fields are skipped by the callback returning false. */
-function readFields(bytes: Uint8Array, onField: (field: number, wire: number, r: ReaderT) => boolean): void {
+export function readFields(bytes: Uint8Array, onField: (field: number, wire: number, r: ReaderT) => boolean): void {
   const r = Reader.create(bytes);
   while (r.pos < r.len) {
     const tag = r.uint32();
@@ -21,7 +21,7 @@ function readFields(bytes: Uint8Array, onField: (field: number, wire: number, r:
   }
 }
 
-function int64(r: ReaderT): bigint {
+export function int64(r: ReaderT): bigint {
   const v = r.int64() as unknown as { low: number; high: number } | number;
   if (typeof v === 'number') return BigInt(v);
   return BigInt.asIntN(64, (BigInt(v.high >>> 0) << 32n) | BigInt(v.low >>> 0));
