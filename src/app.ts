@@ -7,16 +7,15 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/db.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/clientErrors.js';
-import { installErrorHandling, RETRY_AFTER_SECONDS } from './http/errorHandler.js';
+import { installErrorHandling } from './http/errorHandler.js';
 import { OutageLog } from './http/outageLog.js';
-import { installLimits } from './http/limits.js';
-import { installEtag } from './http/etag.js';
-import { installMetrics, ServiceMetrics } from './http/metrics.js';
-import { installRequestIds, requestIdOf, RequestLogController } from './http/requestId.js';
+import { registerMetricsRoute, ServiceMetrics } from './http/metrics.js';
+import { COMMON_HEADERS, installPipeline } from './http/pipeline.js';
+import { requestIdOf } from './http/requestId.js';
+import { RequestLogController } from './http/requestLog.js';
 import { componentsSchema } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
-import { CacheControl } from './http/cache.js';
-import { installResponseCache } from './http/responseCache.js';
+import { ResponseCache } from './http/responseCache.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerDocsRoutes } from './routes/docs.js';
 import { registerApiRoutes } from './routes/index.js';
@@ -36,42 +35,6 @@ export interface AppOptions {
 
 /** How often the server looks for connections past their request or headers deadline. */
 const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
-
-/** The headers every response of the public API carries, errors and early exits included. */
-export const COMMON_HEADERS: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*', 'x-content-type-options': 'nosniff' };
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** resolves when no handler is running (or after `timeoutMs`); call after close(), before closing the database */
-    handlersIdle(timeoutMs?: number): Promise<void>;
-  }
-}
-
-/**
- * Counts running handlers, also those whose client has gone away (close() does not wait for those),
- * so that shutdown can let them finish before the database closes under them.
- */
-function trackHandlers(app: FastifyInstance): void {
-  const running = new WeakSet<object>();
-  let active = 0;
-  let waiters: (() => void)[] = [];
-  app.addHook('preHandler', async (request) => {
-    running.add(request);
-    active++;
-  });
-  app.addHook('onSend', async (request, _reply, payload) => {
-    if (running.delete(request) && --active === 0) {
-      for (const wake of waiters) wake();
-      waiters = [];
-    }
-    return payload;
-  });
-  app.decorate('handlersIdle', async (timeoutMs = 10_000) => {
-    if (active === 0) return;
-    const timeout = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs).unref());
-    await Promise.race([new Promise<void>((resolve) => waiters.push(resolve)), timeout]);
-  });
-}
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -97,7 +60,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       headersTimeout: config.server.requestTimeoutMs,
       connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
     },
-    // answered by installLimits, in the error envelope
+    // answered by the pipeline's in-flight step, in the error envelope
     return503OnClosing: false,
     bodyLimit: 64 * 1024,
   });
@@ -111,34 +74,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addSchema(componentsSchema());
   const outages = options.outages ?? new OutageLog(app.log);
-  const measureBody = installMetrics(app, config, options.metrics ?? new ServiceMetrics(options.db));
-  installRequestIds(app);
+  const metrics = options.metrics ?? new ServiceMetrics(options.db);
+  const cache = config.cache.enabled ? new ResponseCache(config.cache, app.log, options.cacheNow) : null;
+  app.decorate('responseCache', cache);
   installErrorHandling(app, outages);
-  installLimits(app, config);
+  installPipeline(app, { config, metrics, cache });
   // an OPTIONS request without the preflight headers is answered like a preflight (204), not with
   // the plugin's plain-text 400
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'], strictPreflight: false });
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    reply.headers(COMMON_HEADERS);
-    if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', RETRY_AFTER_SECONDS);
-    if (reply.statusCode >= 200 && reply.statusCode < 300 && request.url.startsWith('/api/v1/')) {
-      reply.header('cache-control', request.routeOptions.config.cacheControl ?? CacheControl.default);
-    }
-    return payload;
-  });
-  // before ETag and compression: a cached answer is the routes' own payload, tagged and encoded per request
-  installResponseCache(app, config, options.cacheNow);
-  installEtag(app);
-  measureBody();
+  // before the compression plugin, which applies to the routes registered after it: scrapes are sent as they are
+  registerMetricsRoute(app, config, metrics);
   if (config.response.compression) {
-    // every body up to 1 MiB is compressed in one synchronous call: the plugin's default on two
-    // cores (8 KiB) sends a 20 KB page through a zlib stream, which costs the service twice the
-    // CPU of the call (bench: gzip ×2.15 → ×1.51 of the uncompressed request's CPU for accounts)
+    // every body up to 1 MiB is compressed in one synchronous call: above the plugin's default
+    // (8 KiB) a page goes through a zlib stream, which costs far more CPU (tools/bench/README.md)
     await app.register(compress, { encodings: ['br', 'gzip'], threshold: config.response.compressionThreshold, syncThreshold: 1 << 20 });
   }
 
-  trackHandlers(app);
   registerHealthRoutes(app, ctx, outages);
   await registerDocsRoutes(app, config);
   registerApiRoutes(app, ctx);

@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { installErrorHandling } from '../http/errorHandler.js';
 import { clientErrorHandler, frameworkErrorHandler } from '../http/clientErrors.js';
-import { installRequestIds, requestIdOf, RequestLogController } from '../http/requestId.js';
+import { REQUEST_ID_HEADER, requestIdOf } from '../http/requestId.js';
+import { RequestLogController } from '../http/requestLog.js';
 import { ApiError, badRequest } from '../http/errors.js';
 import { adminUser, installAdminAuth, type AdminGuards } from './auth.js';
 import { Credentials } from './credentials.js';
@@ -75,10 +76,9 @@ export async function buildAdminApp(options: AdminAppOptions): Promise<FastifyIn
     app.log.warn('no admin credentials configured (admin.users, admin.usersFile): /change-log-level refuses every request');
   }
   installErrorHandling(app);
-  installRequestIds(app);
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.headers(NOSNIFF);
-    return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id).headers(NOSNIFF);
+    done(null, payload);
   });
   // the body reaches the route as it came, which answers every content type and JSON error itself
   app.removeAllContentTypeParsers();

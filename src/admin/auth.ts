@@ -7,7 +7,8 @@
  */
 import basicAuth from '@fastify/basic-auth';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { errorBody } from '../http/errors.js';
+import { basicCredentials } from '../http/basicAuth.js';
+import { ApiError } from '../http/errors.js';
 import type { Credentials } from './credentials.js';
 import type { FailureTracker, VerificationLimiter } from './lockout.js';
 import type { RefusalLog } from './refusals.js';
@@ -26,15 +27,6 @@ const loggable = (user: string | undefined) => (user === undefined ? undefined :
 
 function unauthorized(message: string): Error {
   return Object.assign(new Error(message), { statusCode: 401 });
-}
-
-/** The user name of a Basic authorization header, if it has one. */
-function userOf(header: string | undefined): string | undefined {
-  const m = header === undefined ? null : /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header);
-  if (!m) return undefined;
-  const text = Buffer.from(m[1]!, 'base64').toString('utf8');
-  const colon = text.indexOf(':');
-  return colon < 0 ? undefined : text.slice(0, colon);
 }
 
 /** The failure budgets of the admin listener: per client address, per user name, and in total. */
@@ -65,13 +57,10 @@ export async function installAdminAuth(app: FastifyInstance, credentials: Creden
 
   return function requireAdmin(request, reply, done) {
     const clientAddress = request.ip;
-    const user = userOf(request.headers.authorization);
+    const user = basicCredentials(request.headers.authorization)?.user;
     const refuse = (seconds: number, message: string, reason: string) => {
       refusals.record(request.log, { user: loggable(user), clientAddress, reason, retryAfterSeconds: seconds });
-      reply
-        .code(429)
-        .header('retry-after', String(seconds))
-        .send(errorBody([message]));
+      done(new ApiError(429, [message], { 'retry-after': String(seconds) }));
     };
     const locks: [number, string][] = [
       [addresses.lockedFor(clientAddress), 'client address locked out after repeated authentication failures'],

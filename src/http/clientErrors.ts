@@ -5,7 +5,7 @@
  */
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply } from 'fastify';
-import { errorBody } from './errors.js';
+import { ApiError, errorBody, sendError, uriTooLong } from './errors.js';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -15,10 +15,10 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /**
- * Fastify's clientErrorHandler: writes the answer on the socket and closes it. `headers` are added
- * to the response (CORS on the public listener); `maxHeaderBytes` is named in the 431 message.
+ * Fastify's clientErrorHandler: writes the answer on the socket and closes it. `headers` are those
+ * every response of the listener carries; `maxHeaderBytes` is named in the 431 message.
  */
-export function clientErrorHandler(options: { maxHeaderBytes: number; headers?: Readonly<Record<string, string>> }) {
+export function clientErrorHandler(options: { maxHeaderBytes: number; headers: Readonly<Record<string, string>> }) {
   return (err: Error & { code?: string }, socket: Socket): void => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     let status = 400;
@@ -37,7 +37,6 @@ export function clientErrorHandler(options: { maxHeaderBytes: number; headers?: 
       const headers = {
         'content-type': 'application/json; charset=utf-8',
         'content-length': String(Buffer.byteLength(body)),
-        'x-content-type-options': 'nosniff',
         ...options.headers,
         connection: 'close',
       };
@@ -56,18 +55,14 @@ export function clientErrorHandler(options: { maxHeaderBytes: number; headers?: 
  */
 export function frameworkErrorHandler(options: { maxUrlLength: number; headers: Readonly<Record<string, string>> }) {
   return (error: FastifyError, _request: unknown, reply: FastifyReply): void => {
-    let status = error.statusCode ?? 400;
-    let message = 'Bad request';
-    if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-      status = 414;
-      message = `URI too long: at most ${options.maxUrlLength} characters`;
-    } else if (error.code === 'FST_ERR_BAD_URL') {
-      status = 400;
-      message = 'Invalid URL: it is not correctly percent-encoded';
+    let answer: ApiError;
+    if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') answer = uriTooLong(options.maxUrlLength);
+    else if (error.code === 'FST_ERR_BAD_URL') answer = new ApiError(400, ['Invalid URL: it is not correctly percent-encoded']);
+    else {
+      const status = error.statusCode ?? 400;
+      answer = new ApiError(status >= 400 && status < 500 ? status : 400, ['Bad request']);
     }
-    void reply
-      .code(status >= 400 && status < 500 ? status : 400)
-      .headers({ ...options.headers })
-      .send(errorBody([message]));
+    reply.headers(options.headers);
+    void sendError(reply, answer);
   };
 }

@@ -1,37 +1,25 @@
+/**
+ * The one error path: whatever a hook or handler throws leaves as the reference's envelope through
+ * `sendError`. 4xx with its message, 503 for the database (counted in an OutageLog rather than
+ * logged one by one), else 500.
+ */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, errorBody } from './errors.js';
 import { isDatabaseUnavailable } from '../db/db.js';
+import { ApiError, notFound, sendError, serviceUnavailable } from './errors.js';
 import { OutageLog } from './outageLog.js';
 
-/** The classifier lives beside the database interface; re-exported for the modules that import it from here. */
-export { isDatabaseUnavailable };
-
-/** Seconds a client is told to wait after a 503 (every 503 carries it). */
-export const RETRY_AFTER_SECONDS = '1';
-
-/**
- * Every error leaves as the reference's envelope: 4xx with its message, 503 (with Retry-After) for
- * the database, else 500. Database failures are counted in `outages` rather than logged one by one.
- */
 export function installErrorHandling(app: FastifyInstance, outages: OutageLog = new OutageLog(app.log)): void {
   app.setErrorHandler((err: FastifyError | ApiError | Error, request, reply) => {
-    if (err instanceof ApiError) {
-      return reply.code(err.statusCode).send(errorBody(err.messages));
-    }
+    if (err instanceof ApiError) return sendError(reply, err);
     const status = (err as FastifyError).statusCode;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      return reply.code(status).send(errorBody([err.message]));
-    }
+    if (typeof status === 'number' && status >= 400 && status < 500) return sendError(reply, new ApiError(status, [err.message]));
     if (isDatabaseUnavailable(err)) {
       outages.record('request', err);
-      return reply
-        .code(503)
-        .header('retry-after', RETRY_AFTER_SECONDS)
-        .send(errorBody(['Service unavailable']));
+      return sendError(reply, serviceUnavailable());
     }
     request.log.error({ err }, 'request failed');
-    return reply.code(500).send(errorBody(['Internal error']));
+    return sendError(reply, new ApiError(500, ['Internal error']));
   });
 
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send(errorBody(['Not found'])));
+  app.setNotFoundHandler((_request, reply) => sendError(reply, notFound()));
 }

@@ -1,17 +1,17 @@
 /**
  * `ETag` on every 200 and 304 Not Modified when `If-None-Match` names it. The tag is weak (`W/"…"`):
  * the same JSON may leave gzip-, br- or un-encoded, and is the same representation in each case.
- * Runs before compression, on the body as serialised.
+ * A step of the pipeline's onSend, before compression, on the body as serialised.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export function etagOf(body: string | Buffer): string {
+function etagOf(body: string | Buffer): string {
   return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
 /** Whether an `If-None-Match` value matches `etag` under the weak comparison of RFC 9110 §13.1.2. */
-export function noneMatch(header: string, etag: string): boolean {
+function noneMatch(header: string, etag: string): boolean {
   const opaque = etag.replace(/^W\//, '');
   for (const part of header.split(',')) {
     const candidate = part.trim();
@@ -20,18 +20,17 @@ export function noneMatch(header: string, etag: string): boolean {
   return false;
 }
 
-export function installEtag(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
-    const etag = etagOf(payload);
-    reply.header('etag', etag);
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (ifNoneMatch && (request.method === 'GET' || request.method === 'HEAD') && noneMatch(ifNoneMatch, etag)) {
-      reply.code(304);
-      reply.removeHeader('content-type');
-      reply.removeHeader('content-length');
-      return '';
-    }
-    return payload;
-  });
+/** Tags a 200 and turns it into a 304 when the request's `If-None-Match` names the tag; returns the payload to send. */
+export function tagResponse(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  if (reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
+  const etag = etagOf(payload);
+  reply.header('etag', etag);
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch && (request.method === 'GET' || request.method === 'HEAD') && noneMatch(ifNoneMatch, etag)) {
+    reply.code(304);
+    reply.removeHeader('content-type');
+    reply.removeHeader('content-length');
+    return '';
+  }
+  return payload;
 }

@@ -1,13 +1,13 @@
 /**
  * Protection against overload and hostile requests: a cap on requests being computed (excess gets
- * 503 with Retry-After rather than joining a queue that grows without bound), a bound on the time a
- * computed response may take to be written, and caps on URL length and the number of query
- * parameters. Health routes are outside the cap: an orchestrator must see a busy process as alive.
+ * 503 rather than joining a queue that grows without bound), a bound on the time a computed
+ * response may take to be written, and caps on URL length and the number of query parameters.
+ * Health routes are outside the cap: an orchestrator must see a busy process as alive. These are
+ * steps of the request pipeline (pipeline.ts), which holds whether a request has a slot.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { errorBody } from './errors.js';
-import { RETRY_AFTER_SECONDS } from './errorHandler.js';
+import { ApiError, serviceUnavailable, uriTooLong } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,79 +16,56 @@ declare module 'fastify' {
   }
 }
 
-export function installLimits(app: FastifyInstance, config: Config): void {
-  let inFlight = 0;
-  /** requests holding a slot, until their response is computed */
-  const holding = new WeakSet<FastifyRequest>();
-  /** requests whose handler has started: those reach onSend whatever the client does */
-  const handling = new WeakSet<FastifyRequest>();
-  const release = (request: FastifyRequest) => {
-    if (holding.delete(request)) inFlight--;
-  };
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
+/** The slots of requests being computed: taken at onRequest, given back once the response is computed or the client gone. */
+export class InFlightSlots {
+  private inFlight = 0;
+  private closing = false;
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.config.outsideInFlightLimit) {
-      if (closing) {
-        // Fastify's own answer while closing is not the error envelope; this one is
-        return reply
-          .code(503)
-          .header('connection', 'close')
-          .header('retry-after', RETRY_AFTER_SECONDS)
-          .send(errorBody(['Service unavailable']));
-      }
-      if (inFlight >= config.server.maxInFlight) {
-        return reply
-          .code(503)
-          .header('retry-after', RETRY_AFTER_SECONDS)
-          .send(errorBody(['Service unavailable']));
-      }
-      inFlight++;
-      holding.add(request);
-      // a client gone before its handler started frees the slot at once; a running handler frees it at onSend
-      reply.raw.once('close', () => {
-        if (!handling.has(request)) release(request);
-      });
-    }
+  /** `server.maxInFlight` is read per request */
+  constructor(private readonly config: Config) {}
 
-    const url = request.url;
-    if (url.length > config.server.maxUrlLength) {
-      return reply.code(414).send(errorBody([uriTooLongMessage(config)]));
-    }
-    const queryStart = url.indexOf('?');
-    if (queryStart >= 0) {
-      let count = 1;
-      for (let i = url.indexOf('&', queryStart); i !== -1; i = url.indexOf('&', i + 1)) count++;
-      if (count > config.server.maxQueryParameters) {
-        return reply.code(400).send(errorBody([`Too many query parameters: at most ${config.server.maxQueryParameters}`]));
-      }
-    }
-  });
+  /** From close() on, requests that would take a slot are refused. */
+  close(): void {
+    this.closing = true;
+  }
 
-  app.addHook('preHandler', async (request) => {
-    handling.add(request);
-  });
+  /** Takes a slot for `request` (false for a route outside the limit); throws the 503 when none is left or the app is closing. */
+  take(request: FastifyRequest): boolean {
+    if (request.routeOptions.config.outsideInFlightLimit) return false;
+    // Fastify's own answer while closing is not the error envelope; this one is
+    if (this.closing) throw serviceUnavailable({ connection: 'close' });
+    if (this.inFlight >= this.config.server.maxInFlight) throw serviceUnavailable();
+    this.inFlight++;
+    return true;
+  }
 
-  // the slot counts computation: a client slow to read its response no longer holds one
-  app.addHook('onSend', async (request, reply, payload) => {
-    release(request);
-    const timeoutMs = config.server.responseTimeoutMs;
-    if (timeoutMs > 0) {
-      const res = reply.raw;
-      const timer = setTimeout(() => {
-        request.log.info({ timeoutMs }, 'response not written in time: connection closed');
-        res.destroy();
-      }, timeoutMs);
-      timer.unref();
-      const clear = () => clearTimeout(timer);
-      res.once('finish', clear);
-      res.once('close', clear);
-    }
-    return payload;
-  });
+  release(): void {
+    this.inFlight--;
+  }
 }
 
-export const uriTooLongMessage = (config: Config) => `URI too long: at most ${config.server.maxUrlLength} characters`;
+/** Throws the 414 or 400 of a URL over `server.maxUrlLength` or with more than `server.maxQueryParameters` parameters. */
+export function checkUrl(url: string, server: Config['server']): void {
+  if (url.length > server.maxUrlLength) throw uriTooLong(server.maxUrlLength);
+  const queryStart = url.indexOf('?');
+  if (queryStart < 0) return;
+  let count = 1;
+  for (let i = url.indexOf('&', queryStart); i !== -1; i = url.indexOf('&', i + 1)) count++;
+  if (count > server.maxQueryParameters) {
+    throw new ApiError(400, [`Too many query parameters: at most ${server.maxQueryParameters}`]);
+  }
+}
+
+/** Closes the connection of a response not written within `timeoutMs` (a client that does not read it). */
+export function limitWriteTime(request: FastifyRequest, reply: FastifyReply, timeoutMs: number): void {
+  if (timeoutMs <= 0) return;
+  const res = reply.raw;
+  const timer = setTimeout(() => {
+    request.log.info({ timeoutMs }, 'response not written in time: connection closed');
+    res.destroy();
+  }, timeoutMs);
+  timer.unref();
+  const clear = () => clearTimeout(timer);
+  res.once('finish', clear);
+  res.once('close', clear);
+}

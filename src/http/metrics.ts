@@ -3,13 +3,13 @@
  * listener, under the reference's names, labels and buckets so that an operator's dashboards and
  * alerts read them unchanged, plus our own (`lqs_*`) and Node's process metrics beside them.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ConfigError, type Config } from '../config.js';
 import type { Db, PoolReport } from '../db/db.js';
-import { errorBody } from './errors.js';
-import { isDatabaseUnavailable } from './errorHandler.js';
+import { isDatabaseUnavailable } from '../db/db.js';
+import { basicAuthorized } from './basicAuth.js';
+import { ApiError } from './errors.js';
 
 /** Node's process and runtime metrics (CPU, memory, event-loop lag, GC, handles): one set per process, started with the first app that serves metrics. */
 let processRegistry: Registry | undefined;
@@ -131,10 +131,13 @@ export class ServiceMetrics {
     this.dbErrors.labels(kind).inc();
   }
 
-  /** A request has arrived; `ended` is to be called once when its connection is done with it (answered or abandoned). */
-  started(): () => void {
+  /** A request has arrived; `left` is to be called once when its connection is done with it (answered or abandoned). */
+  arrived(): void {
     this.inProcessing.inc();
-    return () => this.inProcessing.dec();
+  }
+
+  left(): void {
+    this.inProcessing.dec();
   }
 
   finished(sample: {
@@ -181,94 +184,42 @@ export function openApiPath(route: string): string {
 /** The route label of requests that matched no route (one value, so that odd URLs add no series). */
 export const UNMATCHED_PATH = '(unmatched)';
 
-interface RequestState {
-  start: bigint;
-  responseBytes: number;
-  handled: boolean;
-}
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest();
-
-/** Checks Basic credentials in constant time; `expected` is `user:password`. */
-function basicAuthorized(header: string | undefined, expected: string): boolean {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
-  if (!match) return false;
-  return timingSafeEqual(sha256(Buffer.from(match[1]!, 'base64').toString('utf8')), sha256(expected));
-}
-
 /** The path of the metrics route: `${metrics.config.uriPath}/metrics/`. */
 export function metricsPath(config: Config): string {
   return `${config.metrics.config.uriPath.replace(/\/+$/, '')}/metrics/`;
 }
 
-/**
- * Records every request of `app` except scrapes into `metrics` and serves the scrape. Call before
- * the other hooks are added, so that the start time is taken first; returns the installer of the
- * hook that reads the response size.
- */
-export function installMetrics(app: FastifyInstance, config: Config, metrics: ServiceMetrics): () => void {
-  const states = new WeakMap<FastifyRequest, RequestState>();
-  const path = metricsPath(config);
-  const isScrape = (request: FastifyRequest) => request.routeOptions.url === path;
-
-  app.addHook('onRequest', async (request, reply) => {
-    if (isScrape(request)) return;
-    states.set(request, { start: process.hrtime.bigint(), responseBytes: 0, handled: false });
-    // 'close' comes for every response, also one whose client went away before it was sent
-    reply.raw.once('close', metrics.started());
-  });
-  app.addHook('preHandler', async (request) => {
-    const state = states.get(request);
-    if (state) state.handled = true;
-  });
-  app.addHook('onError', async (_request, _reply, err) => {
-    const kind = dbErrorKind(err);
-    if (kind) metrics.dbError(kind);
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    const state = states.get(request);
-    if (!state) return;
-    const route = request.routeOptions.url;
-    const code = reply.statusCode;
-    metrics.finished({
-      method: request.method,
-      path: route ? openApiPath(route) : UNMATCHED_PATH,
-      code,
-      ms: Number(process.hrtime.bigint() - state.start) / 1e6,
-      requestBytes: Number(request.headers['content-length'] ?? 0) || 0,
-      responseBytes: state.responseBytes,
-      shed: code === 503 && !state.handled,
-    });
-  });
-
-  if (config.metrics.enabled) {
-    if (config.metrics.config.authentication && (!config.metrics.config.username || !config.metrics.config.password)) {
-      throw new ConfigError(
-        'metrics.config.authentication is on but metrics.config.username or metrics.config.password is empty: set both',
-      );
-    }
-    // started now, not at the first scrape: process CPU and event-loop delay count from here
-    processMetrics();
-    registerScrape(app, path, config, metrics);
-  }
-  /** Adds the hook that reads the size of the body as serialised (call after ETag, before compression). */
-  return () =>
-    app.addHook('onSend', async (request, _reply, payload) => {
-      const state = states.get(request);
-      if (state)
-        state.responseBytes = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
-      return payload;
-    });
+/** A request's response as the metrics count it. */
+export function responseSample(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  state: { start: bigint; responseBytes: number; handlerStarted: boolean },
+): Parameters<ServiceMetrics['finished']>[0] {
+  const route = request.routeOptions.url;
+  const code = reply.statusCode;
+  return {
+    method: request.method,
+    path: route ? openApiPath(route) : UNMATCHED_PATH,
+    code,
+    ms: Number(process.hrtime.bigint() - state.start) / 1e6,
+    requestBytes: Number(request.headers['content-length'] ?? 0) || 0,
+    responseBytes: state.responseBytes,
+    shed: code === 503 && !state.handlerStarted,
+  };
 }
 
-function registerScrape(app: FastifyInstance, path: string, config: Config, metrics: ServiceMetrics): void {
+/** Serves the scrape at `metricsPath(config)` when metrics are enabled; checks the scrape's credentials settings. */
+export function registerMetricsRoute(app: FastifyInstance, config: Config, metrics: ServiceMetrics): void {
+  if (!config.metrics.enabled) return;
   const auth = config.metrics.config;
-  app.get(path, async (request: FastifyRequest, reply: FastifyReply) => {
-    if (auth.authentication && !basicAuthorized(request.headers.authorization, `${auth.username}:${auth.password}`)) {
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Basic realm="metrics"')
-        .send(errorBody(['Unauthorized']));
+  if (auth.authentication && (!auth.username || !auth.password)) {
+    throw new ConfigError('metrics.config.authentication is on but metrics.config.username or metrics.config.password is empty: set both');
+  }
+  // started now, not at the first scrape: process CPU and event-loop delay count from here
+  processMetrics();
+  app.get(metricsPath(config), async (request: FastifyRequest, reply: FastifyReply) => {
+    if (auth.authentication && !basicAuthorized(request.headers.authorization, auth.username, auth.password)) {
+      throw new ApiError(401, ['Unauthorized'], { 'www-authenticate': 'Basic realm="metrics"' });
     }
     const { contentType, text } = await metrics.scrape();
     return reply.type(contentType).header('cache-control', 'no-store').send(text);

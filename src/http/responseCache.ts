@@ -2,11 +2,10 @@
  * The response cache: successful GET responses of the API kept for their `cache-control` max-age,
  * in the process (LRU, bounded in bytes) and optionally shared by every process through Redis.
  *
- * A request is looked up in `preHandler` (after the limits, CORS and any other `onRequest` hook,
- * which run for a cached answer too) and, on a hit, answered with the stored payload and the
- * headers the route and the `onSend` hooks before this one produced; on a miss the response is
- * stored in `onSend`, as a string, before any hook registered after this one (compression, ETag)
- * changes it. Only 200s are stored. The key is the method, the path as sent and the parsed query
+ * A request is looked up in the pipeline's `preHandler` (after the limits, CORS and every other
+ * `onRequest` step, which run for a cached answer too) and, on a hit, answered with the stored
+ * payload and the headers the route and the `onSend` steps before the store produced; on a miss
+ * the response is stored in `onSend`, as a string, before ETag and compression change it. Only 200s are stored. The key is the method, the path as sent and the parsed query
  * in the caller's order (what the routes see: keys lower-cased, values decoded); it is not sorted,
  * as `links.next` repeats the caller's order of parameters. No request header changes a response
  * today; the Host header joins the key if `response.includeHostInLink` is set.
@@ -15,7 +14,7 @@
  * fail at once while it is disconnected (no offline queue), a failure or timeout makes the process
  * skip Redis for `cache.redis.backoffMs`, and a state change is logged once, not per request.
  */
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
@@ -225,45 +224,45 @@ function requestKey(request: FastifyRequest, config: Config): string | null {
   return `GET ${path}${host} ${entries}`;
 }
 
+/** What the pipeline keeps of a request the cache missed, until its response is stored. */
+export interface CacheMiss {
+  key: string;
+  /** headers set before the handler (by onRequest steps and plugins): not part of the stored answer */
+  before: Set<string>;
+}
+
 /**
- * Registers the cache's hooks: serve in preHandler, store in onSend. Call after the hook that sets
- * `cache-control` and before any hook that compresses or otherwise rewrites the payload.
+ * The pipeline's preHandler step: answers a cached request (`'answered'`), or returns what
+ * `storeResponse` needs for a request the cache can keep (null when it cannot).
  */
-export function installResponseCache(app: FastifyInstance, config: Config, now?: () => number): ResponseCache | null {
-  const cache = config.cache.enabled ? new ResponseCache(config.cache, app.log, now) : null;
-  app.decorate('responseCache', cache);
-  if (!cache) return null;
-  const keys = new WeakMap<FastifyRequest, { key: string; before: Set<string> }>();
+export async function serveCached(
+  cache: ResponseCache,
+  config: Config,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<CacheMiss | 'answered' | null> {
+  const key = requestKey(request, config);
+  if (key === null) return null;
+  const hit = await cache.get(key);
+  if (hit) {
+    reply.code(200).headers(hit.headers).send(hit.payload);
+    return 'answered';
+  }
+  return { key, before: new Set(Object.keys(reply.getHeaders())) };
+}
 
-  app.addHook('preHandler', async (request, reply) => {
-    const key = requestKey(request, config);
-    if (key === null) return;
-    const hit = await cache.get(key);
-    if (hit) {
-      reply.code(200).headers(hit.headers);
-      return reply.send(hit.payload);
-    }
-    keys.set(request, { key, before: new Set(Object.keys(reply.getHeaders())) });
-  });
-
-  app.addHook('onSend', async (request, reply: FastifyReply, payload) => {
-    const pending = keys.get(request);
-    if (!pending || reply.statusCode !== 200) return payload;
-    keys.delete(request);
-    if (typeof payload !== 'string' || reply.getHeader('content-encoding') !== undefined) return payload;
-    const maxAge = maxAgeOf(reply.getHeader('cache-control'));
-    if (maxAge === null) return payload;
-    const headers: CachedResponse['headers'] = {};
-    for (const [name, value] of Object.entries(reply.getHeaders())) {
-      if (pending.before.has(name) || value === undefined || name === 'content-length') continue;
-      headers[name] = Array.isArray(value) ? value.map(String) : String(value);
-    }
-    cache.set(pending.key, headers, payload, maxAge);
-    return payload;
-  });
-
-  app.addHook('onClose', async () => {
-    await cache.close();
-  });
-  return cache;
+/**
+ * The pipeline's onSend step, after the headers steps and before ETag and compression: stores a 200
+ * with a max-age, as the route's payload with the headers set since `serveCached`.
+ */
+export function storeResponse(cache: ResponseCache, miss: CacheMiss, reply: FastifyReply, payload: unknown): void {
+  if (reply.statusCode !== 200 || typeof payload !== 'string' || reply.getHeader('content-encoding') !== undefined) return;
+  const maxAge = maxAgeOf(reply.getHeader('cache-control'));
+  if (maxAge === null) return;
+  const headers: CachedResponse['headers'] = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (miss.before.has(name) || value === undefined || name === 'content-length') continue;
+    headers[name] = Array.isArray(value) ? value.map(String) : String(value);
+  }
+  cache.set(miss.key, headers, payload, maxAge);
 }

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { RETRY_AFTER_SECONDS } from '../http/errorHandler.js';
 import type { OutageLog } from '../http/outageLog.js';
 import { schemaRef } from '../http/openapi.js';
 
 /**
  * Liveness (the process answers: 200 whenever it runs) and readiness (the database answers too,
- * else 503 with Retry-After; with read replicas, ready while the primary or a replica in rotation
+ * else 503 (Retry-After is added by the pipeline); with read replicas, ready while the primary or a replica in rotation
  * answers, and each pool's state and lag listed under `pools`). Both are outside the in-flight limit, and readiness answers 503, never
  * 500, whatever its check throws.
  */
@@ -22,7 +21,7 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext, outa
       return pools ? { status: 'UP', pools } : { status: 'UP' };
     } catch (err) {
       outages.record('readiness', err);
-      return reply.code(503).header('retry-after', RETRY_AFTER_SECONDS).send({ status: 'DOWN' });
+      return reply.code(503).send({ status: 'DOWN' });
     }
   });
 }

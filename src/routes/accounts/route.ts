@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { encodeEntityId } from '../../domain/entityId.js';
 import { parseTimestamp } from '../../domain/timestamp.js';
-import { CacheControl } from '../../http/cache.js';
+import { CacheControl } from '../../http/cacheControl.js';
 import { notFound } from '../../http/errors.js';
 import { buildFilters } from '../../http/filters.js';
 import { schemaRef } from '../../http/openapi.js';

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { clampToInt64 } from '../../domain/timestamp.js';
-import { CacheControl } from '../../http/cache.js';
+import { CacheControl } from '../../http/cacheControl.js';
 import { invalidParameter, notFound } from '../../http/errors.js';
 import { buildFilters, validateParams, type Filter, type Operator } from '../../http/filters.js';
 import { schemaRef } from '../../http/openapi.js';

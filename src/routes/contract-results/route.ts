@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { encodeEntityId, parseEntityRef } from '../../domain/entityId.js';
 import { clampToInt64, MAX_INT64, parseTimestamp } from '../../domain/timestamp.js';
 import { parseTransactionId } from '../../domain/transactionId.js';
-import { CacheControl } from '../../http/cache.js';
+import { CacheControl } from '../../http/cacheControl.js';
 import { ambiguousAddress, badRequest, invalidParameter, notFound } from '../../http/errors.js';
 import { validateParams } from '../../http/filters.js';
 import { schemaRef } from '../../http/openapi.js';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/db.js';
 import { formatEntityId, parseEntityIdValue, type EntityRef, type ShardRealm } from '../../domain/entityId.js';
-import { CacheControl } from '../../http/cache.js';
+import { CacheControl } from '../../http/cacheControl.js';
 import { ambiguousAddress, badRequest } from '../../http/errors.js';
 import { buildFilters } from '../../http/filters.js';
 import { schemaRef } from '../../http/openapi.js';
