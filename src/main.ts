@@ -24,10 +24,9 @@ let exitCode: number | undefined;
  * the database after, and marks the command done.
  */
 async function onConfiguredDatabase(settings: Partial<Config['db']>, work: (db: Db, config: Config) => Promise<void>): Promise<void> {
-  const { loadConfig } = await import('./config.js');
+  const { configWith, loadConfig } = await import('./config.js');
   const { openDatabase } = await import('./db/open.js');
-  const config = loadConfig();
-  Object.assign(config.db, settings);
+  const config = configWith({ db: settings }, loadConfig());
   const db = await openDatabase(config);
   try {
     await work(db, config);

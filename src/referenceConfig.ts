@@ -4,7 +4,8 @@
  * variables, translated into our settings so that an operator's existing configuration works
  * unchanged. Keys of the reference that we do not model are collected, for one warning.
  */
-import { ConfigError } from './config.js';
+import { ConfigError } from './settings/configError.js';
+import { SETTING_LIST } from './settings/settings.js';
 
 type Plain = Record<string, unknown>;
 
@@ -19,41 +20,15 @@ export const REFERENCE_DB_DEFAULTS = {
   password: 'mirror_api_pass',
 };
 
-/** Reference path under `hiero.mirror.rest` (or `hiero.mirror.common`, prefixed `common.`) → our dotted path; null for the db.url parts. */
-const SAME = [
-  'port',
-  'response.limit.default',
-  'response.limit.max',
-  'response.limit.tokenBalance.singleAccount',
-  'response.includeHostInLink',
-  'response.compression',
-  'response.enableDelegationAddress',
-  'query.maxRepeatedQueryParameters',
-  'query.bindTimestampRange',
-  'query.maxFileAttempts',
-  'query.precedingTransactionTypes',
-  'network.chainId',
-  'log.level',
-  'metrics.enabled',
-  'metrics.config.authentication',
-  'metrics.config.username',
-  'metrics.config.password',
-  'metrics.config.uriPath',
-];
-const MAPPED: Record<string, string> = {
-  ...Object.fromEntries(SAME.map((p) => [p, p])),
-  'db.pool.maxConnections': 'db.poolSize',
-  'db.pool.statementTimeout': 'db.statementTimeoutMs',
-  'db.pool.connectionTimeout': 'db.connectionTimeoutMs',
-  'query.maxTransactionsTimestampRange': 'query.maxTransactionsTimestampRangeNs',
-  'query.maxTransactionConsensusTimestampRange': 'query.maxTransactionConsensusTimestampRangeNs',
-  'common.shard': 'shard',
-  'common.realm': 'realm',
-};
-const DB_PARTS = ['db.host', 'db.port', 'db.name', 'db.username', 'db.password'];
+/** Reference path under `hiero.mirror.rest` (or `hiero.mirror.common`, prefixed `common.`) → our dotted path, from the settings table. */
+export const MAPPED: Readonly<Record<string, string>> = Object.fromEntries(
+  SETTING_LIST.flatMap(({ path, leaf }) => (leaf.ref ? [[leaf.ref, path]] : [])),
+);
+/** The reference's connection parts, which together make our `db.url`. */
+export const DB_PARTS = ['db.host', 'db.port', 'db.name', 'db.username', 'db.password'];
 /** Every reference path we read, for matching variable names case-insensitively. */
 const KNOWN = [...Object.keys(MAPPED), ...DB_PARTS];
-const DURATIONS = new Set(['query.maxTransactionsTimestampRange', 'query.maxTransactionConsensusTimestampRange']);
+const DURATIONS = new Set(SETTING_LIST.flatMap(({ leaf }) => (leaf.ref && leaf.refDuration ? [leaf.ref] : [])));
 
 const UNIT_NS: Record<string, bigint> = {
   ns: 1n,

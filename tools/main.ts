@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The tools' command line (commander): generate | conformance | fixtures load, each with its own
+ * The tools' command line (commander): generate | conformance | fixtures load | readme, each with its own
  * --help (`npm run generate -- …`, `npm run conformance -- …`). The service's commands are in
  * src/main.ts.
  */
@@ -39,6 +39,15 @@ function program(): Command {
     .action(async (files: string[], options: { reset?: boolean }) => {
       const { loadFixtureFiles } = await import('./fixtures/files.js');
       await loadFixtureFiles(files, Boolean(options.reset));
+      exitCode = 0;
+    });
+
+  cli
+    .command('readme')
+    .description("rewrite the README's tables of settings from the settings table (src/settings/table.ts)")
+    .action(async () => {
+      const { updateReadme } = await import('./readme/settingsTables.js');
+      process.stdout.write(updateReadme() ? 'README.md: settings tables rewritten\n' : 'README.md: settings tables up to date\n');
       exitCode = 0;
     });
 
