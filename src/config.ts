@@ -3,9 +3,10 @@
  * overridden by an optional config file (JSON or YAML, `LQS_CONFIG_FILE`) and then by environment
  * variables. The result is frozen: nothing changes it once the service has started.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseDocument as parseYamlDocument } from 'yaml';
-import { isReferenceFile, translateReferenceEnv, translateReferenceFile } from './referenceConfig.js';
+import { isReferenceFile, referenceDbUrl, translateReferenceEnv, translateReferenceFile } from './referenceConfig.js';
 import { ConfigError } from './settings/configError.js';
 import { deepFreeze, defaultConfig, mergeSettings, SETTING_LIST, validate } from './settings/settings.js';
 import type { Config } from './settings/table.js';
@@ -70,6 +71,18 @@ function mergeFrom(config: Plain, settings: unknown, origin: (path: string) => s
 
 type Warn = (message: string) => void;
 
+/** The reference's configuration files: `application.yml` then `application.yaml` (or CONFIG_NAME's) in CONFIG_PATH. */
+function referenceFiles(env: NodeJS.ProcessEnv): string[] {
+  if (!env.CONFIG_PATH) return [];
+  const name = env.CONFIG_NAME || 'application';
+  const files = [`${name}.yml`, `${name}.yaml`].map((f) => join(env.CONFIG_PATH!, f)).filter((f) => existsSync(f));
+  if (files.length === 0)
+    throw new ConfigError(
+      `CONFIG_PATH ${env.CONFIG_PATH} has no ${name}.yml or ${name}.yaml${env.CONFIG_NAME ? ' (CONFIG_NAME)' : ''}: correct CONFIG_PATH or unset it`,
+    );
+  return files;
+}
+
 /** Merges one config file into `config`; whether it was in the reference's layout. */
 function mergeFile(config: Plain, origins: Map<string, string>, file: string, variable: string, warn: Warn): boolean {
   const parsed = readConfigFile(file, variable);
@@ -84,6 +97,8 @@ function mergeFile(config: Plain, origins: Map<string, string>, file: string, va
   } catch (err) {
     throw err instanceof ConfigError ? new ConfigError(`config file ${file}: ${err.message}`) : err;
   }
+  if (reference.deprecated.length > 0)
+    warn(`config file ${file}: the 'hedera' prefix is deprecated, read as 'hiero': ${reference.deprecated.join(', ')}`);
   if (reference.ignored.length > 0)
     warn(`config file ${file}: ignoring settings of the reference this service does not use: ${reference.ignored.join(', ')}`);
   mergeFrom(config, reference.settings, (path) => `config file ${file}: ${reference.origins[path] ?? path}`);
@@ -92,9 +107,11 @@ function mergeFile(config: Plain, origins: Map<string, string>, file: string, va
 }
 
 /**
- * Defaults ← config file (ours, or the reference's `hiero.mirror.rest` layout) ←
- * `HIERO_MIRROR_REST_*`/`HIERO_MIRROR_COMMON_*` ← `DATABASE_URL`, `PORT` ← `LQS_*`. Reference keys we
- * do not model are ignored with one warning (`warn`, stderr by default).
+ * Defaults ← the reference's files in CONFIG_PATH ← config file (ours, or the reference's
+ * `hiero.mirror.rest` layout) ← `HIERO_MIRROR_*` (and deprecated `HEDERA_MIRROR_*`) variables ←
+ * `DATABASE_URL`, `PORT` ← `LQS_*`. Reference keys we do not model are ignored with one warning
+ * (`warn`, stderr by default). A configuration of the reference that names no database means the
+ * reference's default one, as it does for the reference: never the embedded demo database.
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
@@ -103,11 +120,16 @@ export function loadConfig(
 ): Config {
   const config = structuredClone(defaultConfig()) as unknown as Plain;
   const origins = new Map<string, string>();
-  if (file) mergeFile(config, origins, file, 'LQS_CONFIG_FILE', warn);
+  let referenceGiven = false;
+  for (const found of referenceFiles(env)) referenceGiven = mergeFile(config, origins, found, 'CONFIG_PATH', warn) || referenceGiven;
+  if (file) referenceGiven = mergeFile(config, origins, file, 'LQS_CONFIG_FILE', warn) || referenceGiven;
   const reference = translateReferenceEnv(env);
+  if (reference.deprecated.length > 0)
+    warn(`the HEDERA_MIRROR_ variables are deprecated, read as HIERO_MIRROR_: ${reference.deprecated.join(', ')}`);
   if (reference.ignored.length > 0) warn(`ignoring variables of the reference this service does not use: ${reference.ignored.join(', ')}`);
   mergeFrom(config, reference.settings, (path) => `${reference.origins[path] ?? path} (${path})`);
   for (const [path, name] of Object.entries(reference.origins)) origins.set(path, `${name} (${path})`);
+  referenceGiven ||= reference.given;
 
   const variables: [string, string, string][] = [];
   if (env.DATABASE_URL) variables.push(['db.url', 'DATABASE_URL', env.DATABASE_URL]);
@@ -121,6 +143,11 @@ export function loadConfig(
     setPath(one, path, value);
     mergeFrom(config, one, () => `${name} (${path})`);
     origins.set(path, `${name} (${path})`);
+  }
+  const db = config.db as Plain;
+  if (referenceGiven && db.url === '') {
+    db.url = referenceDbUrl();
+    origins.set('db.url', "the reference's default database (hiero.mirror.rest.db.*)");
   }
   validate(config as unknown as Config, (path) => origins.get(path) ?? path);
   return deepFreeze(config as unknown as Config);
