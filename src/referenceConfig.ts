@@ -58,7 +58,7 @@ export function durationNs(value: unknown, name: string): bigint {
 }
 
 export interface Translated {
-  /** our settings, nested, ready for mergeConfig */
+  /** our settings, nested, ready for mergeSettings */
   settings: Plain;
   /** dotted reference keys we do not model */
   ignored: string[];

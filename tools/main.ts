@@ -25,7 +25,9 @@ function seedOption(text: string): number {
 
 function program(): Command {
   const cli = new Command('lqs-tools')
-    .description('Ledger Query Service tools: the synthetic ledger generator, the conformance runner, fixture loading')
+    .description(
+      "Ledger Query Service tools: the synthetic ledger generator, the conformance runner, fixture loading, the README's settings tables",
+    )
     .helpOption('-h, --help', 'show help (also after any command)')
     .addHelpCommand('help [command]', 'show help for a command')
     .addHelpText('after', CONFIGURATION);
