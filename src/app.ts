@@ -66,7 +66,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const ctx: AppContext = {
     config,
-    startup: { defaultLimit: config.response.limit.default },
     db: options.db,
     clock: options.clock,
     log: app.log,

@@ -13,8 +13,9 @@ import type { Db } from './db/db.js';
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 const CONFIGURATION = `
-Configuration: defaults, then LQS_CONFIG_FILE (JSON or YAML), then LQS_* variables, DATABASE_URL
-(PostgreSQL; unset: embedded PGlite in LQS_DB_DATADIR, default ./data, "memory" for none) and PORT.`;
+Configuration: defaults, then the reference's CONFIG_PATH/application.yml, LQS_CONFIG_FILE (JSON or
+YAML), HIERO_MIRROR_* variables, then LQS_* variables, DATABASE_URL (PostgreSQL; unset: embedded
+PGlite in LQS_DB_DATADIR, default ./data, "memory" for none) and PORT.`;
 
 /** Exit code of a command that ran to its end (serve keeps running and sets none). */
 let exitCode: number | undefined;
@@ -24,10 +25,9 @@ let exitCode: number | undefined;
  * the database after, and marks the command done.
  */
 async function onConfiguredDatabase(settings: Partial<Config['db']>, work: (db: Db, config: Config) => Promise<void>): Promise<void> {
-  const { loadConfig } = await import('./config.js');
+  const { configWith, loadConfig } = await import('./config.js');
   const { openDatabase } = await import('./db/open.js');
-  const config = loadConfig();
-  Object.assign(config.db, settings);
+  const config = configWith({ db: settings }, loadConfig());
   const db = await openDatabase(config);
   try {
     await work(db, config);

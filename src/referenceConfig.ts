@@ -4,7 +4,8 @@
  * variables, translated into our settings so that an operator's existing configuration works
  * unchanged. Keys of the reference that we do not model are collected, for one warning.
  */
-import { ConfigError } from './config.js';
+import { ConfigError } from './settings/configError.js';
+import { SETTING_LIST } from './settings/settings.js';
 
 type Plain = Record<string, unknown>;
 
@@ -19,41 +20,15 @@ export const REFERENCE_DB_DEFAULTS = {
   password: 'mirror_api_pass',
 };
 
-/** Reference path under `hiero.mirror.rest` (or `hiero.mirror.common`, prefixed `common.`) → our dotted path; null for the db.url parts. */
-const SAME = [
-  'port',
-  'response.limit.default',
-  'response.limit.max',
-  'response.limit.tokenBalance.singleAccount',
-  'response.includeHostInLink',
-  'response.compression',
-  'response.enableDelegationAddress',
-  'query.maxRepeatedQueryParameters',
-  'query.bindTimestampRange',
-  'query.maxFileAttempts',
-  'query.precedingTransactionTypes',
-  'network.chainId',
-  'log.level',
-  'metrics.enabled',
-  'metrics.config.authentication',
-  'metrics.config.username',
-  'metrics.config.password',
-  'metrics.config.uriPath',
-];
-const MAPPED: Record<string, string> = {
-  ...Object.fromEntries(SAME.map((p) => [p, p])),
-  'db.pool.maxConnections': 'db.poolSize',
-  'db.pool.statementTimeout': 'db.statementTimeoutMs',
-  'db.pool.connectionTimeout': 'db.connectionTimeoutMs',
-  'query.maxTransactionsTimestampRange': 'query.maxTransactionsTimestampRangeNs',
-  'query.maxTransactionConsensusTimestampRange': 'query.maxTransactionConsensusTimestampRangeNs',
-  'common.shard': 'shard',
-  'common.realm': 'realm',
-};
-const DB_PARTS = ['db.host', 'db.port', 'db.name', 'db.username', 'db.password'];
+/** Reference path under `hiero.mirror.rest` (or `hiero.mirror.common`, prefixed `common.`) → our dotted path, from the settings table. */
+export const MAPPED: Readonly<Record<string, string>> = Object.fromEntries(
+  SETTING_LIST.flatMap(({ path, leaf }) => (leaf.ref ? [[leaf.ref, path]] : [])),
+);
+/** The reference's connection parts, which together make our `db.url`. */
+export const DB_PARTS = ['db.host', 'db.port', 'db.name', 'db.username', 'db.password'];
 /** Every reference path we read, for matching variable names case-insensitively. */
 const KNOWN = [...Object.keys(MAPPED), ...DB_PARTS];
-const DURATIONS = new Set(['query.maxTransactionsTimestampRange', 'query.maxTransactionConsensusTimestampRange']);
+const DURATIONS = new Set(SETTING_LIST.flatMap(({ leaf }) => (leaf.ref && leaf.refDuration ? [leaf.ref] : [])));
 
 const UNIT_NS: Record<string, bigint> = {
   ns: 1n,
@@ -83,12 +58,23 @@ export function durationNs(value: unknown, name: string): bigint {
 }
 
 export interface Translated {
-  /** our settings, nested, ready for mergeConfig */
+  /** our settings, nested, ready for mergeSettings */
   settings: Plain;
   /** dotted reference keys we do not model */
   ignored: string[];
   /** our dotted path → the reference key or variable(s) it came from */
   origins: Record<string, string>;
+  /** keys or variables under the deprecated `hedera` prefix, read as their `hiero` names */
+  deprecated: string[];
+  /** whether any reference setting was given (read or ignored) */
+  given: boolean;
+}
+
+/** The reference's database URL from its connection parts, each left out taking the reference's default. */
+export function referenceDbUrl(parts: Partial<Record<keyof typeof REFERENCE_DB_DEFAULTS, string>> = {}): string {
+  const c = { ...REFERENCE_DB_DEFAULTS, ...parts };
+  const host = c.host.includes(':') ? `[${c.host}]` : c.host;
+  return `postgres://${encodeURIComponent(c.username)}:${encodeURIComponent(c.password)}@${host}:${c.port}/${encodeURIComponent(c.name)}`;
 }
 
 function setPath(root: Plain, dotted: string, value: unknown): void {
@@ -102,7 +88,7 @@ function setPath(root: Plain, dotted: string, value: unknown): void {
 }
 
 /** Translates flat reference entries (path relative to `hiero.mirror.rest`, `common.` for `hiero.mirror.common`) into ours. */
-function translate(entries: [string, unknown, string][]): Translated {
+function translate(entries: [string, unknown, string][]): Omit<Translated, 'deprecated' | 'given'> {
   const settings: Plain = {};
   const ignored: string[] = [];
   const origins: Record<string, string> = {};
@@ -120,13 +106,7 @@ function translate(entries: [string, unknown, string][]): Translated {
     }
   }
   if (Object.keys(db).length > 0) {
-    const c = { ...REFERENCE_DB_DEFAULTS, ...db };
-    const host = c.host.includes(':') ? `[${c.host}]` : c.host;
-    setPath(
-      settings,
-      'db.url',
-      `postgres://${encodeURIComponent(c.username)}:${encodeURIComponent(c.password)}@${host}:${c.port}/${encodeURIComponent(c.name)}`,
-    );
+    setPath(settings, 'db.url', referenceDbUrl(db));
     origins['db.url'] = dbNames.join(', ');
   }
   return { settings, ignored, origins };
@@ -140,41 +120,57 @@ function flatten(node: unknown, prefix: string, out: [string, unknown][]): void 
   for (const [k, v] of Object.entries(node)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
 }
 
-/** Whether a parsed config file is in the reference's layout (a top-level `hiero` key). */
+/** Whether a parsed config file is in the reference's layout (a top-level `hiero`, or the deprecated `hedera`, key). */
 export function isReferenceFile(parsed: unknown): boolean {
-  return isPlain(parsed) && 'hiero' in parsed;
+  return isPlain(parsed) && ('hiero' in parsed || 'hedera' in parsed);
 }
 
-/** A `hiero.mirror.*` file's settings in ours; every key outside `hiero.mirror.rest`/`common` that we do not read is listed. */
+/**
+ * A `hiero.mirror.*` file's settings in ours; every key outside `hiero.mirror.rest`/`common` that we
+ * do not read is listed. `hedera.mirror.*` keys are read as `hiero.mirror.*` (the reference migrates
+ * them too), the `hiero` one winning when a file has both.
+ */
 export function translateReferenceFile(parsed: Plain): Translated {
   const flat: [string, unknown][] = [];
   flatten(parsed, '', flat);
-  const entries: [string, unknown, string][] = [];
+  const entries = new Map<string, [string, unknown, string]>();
   const ignored: string[] = [];
-  for (const [key, value] of flat) {
-    if (key.startsWith('hiero.mirror.rest.')) entries.push([key.slice('hiero.mirror.rest.'.length), value, key]);
-    else if (key.startsWith('hiero.mirror.common.')) entries.push([`common.${key.slice('hiero.mirror.common.'.length)}`, value, key]);
+  const deprecated: string[] = [];
+  for (const [key, value] of [...flat].sort(([a], [b]) => Number(a.startsWith('hiero.')) - Number(b.startsWith('hiero.')))) {
+    const current = key.startsWith('hedera.mirror.') ? `hiero.${key.slice('hedera.'.length)}` : key;
+    if (current !== key) deprecated.push(key);
+    if (current.startsWith('hiero.mirror.rest.')) entries.set(current, [current.slice('hiero.mirror.rest.'.length), value, key]);
+    else if (current.startsWith('hiero.mirror.common.'))
+      entries.set(current, [`common.${current.slice('hiero.mirror.common.'.length)}`, value, key]);
     else ignored.push(key);
   }
-  const result = translate(entries);
-  return { ...result, ignored: [...ignored, ...result.ignored] };
+  const result = translate([...entries.values()]);
+  return { ...result, ignored: [...ignored, ...result.ignored], deprecated, given: flat.length > 0 };
 }
 
-/** The `HIERO_MIRROR_REST_*` and `HIERO_MIRROR_COMMON_*` variables in our settings (names matched case-insensitively, `_` between keys). */
+/**
+ * The `HIERO_MIRROR_REST_*` and `HIERO_MIRROR_COMMON_*` variables in our settings (names matched
+ * case-insensitively, `_` between keys), and the deprecated `HEDERA_MIRROR_*` ones the reference
+ * still reads, a `HIERO_` variable winning over the `HEDERA_` one of the same setting.
+ */
 export function translateReferenceEnv(env: NodeJS.ProcessEnv): Translated {
   const byName = new Map<string, string>();
   for (const path of KNOWN) {
     const [scope, rest] = path.startsWith('common.') ? ['COMMON', path.slice(7)] : ['REST', path];
-    byName.set(`HIERO_MIRROR_${scope}_${rest.split('.').join('_').toUpperCase()}`, path);
+    byName.set(`MIRROR_${scope}_${rest.split('.').join('_').toUpperCase()}`, path);
   }
-  const entries: [string, unknown, string][] = [];
+  const entries = new Map<string, [string, unknown, string]>();
   const ignored: string[] = [];
-  for (const [name, value] of Object.entries(env)) {
-    if (!/^HIERO_MIRROR_(REST|COMMON)_/.test(name) || value === undefined || value === '') continue;
-    const path = byName.get(name.toUpperCase());
-    if (path) entries.push([path, value, name]);
+  const deprecated: string[] = [];
+  const names = Object.keys(env)
+    .filter((name) => /^(HIERO|HEDERA)_MIRROR_(REST|COMMON)_/i.test(name) && env[name] !== undefined && env[name] !== '')
+    .sort((a, b) => Number(/^HIERO_/i.test(a)) - Number(/^HIERO_/i.test(b)));
+  for (const name of names) {
+    if (/^HEDERA_/i.test(name)) deprecated.push(name);
+    const path = byName.get(name.toUpperCase().replace(/^(HIERO|HEDERA)_/, ''));
+    if (path) entries.set(path, [path, env[name], name]);
     else ignored.push(name);
   }
-  const result = translate(entries);
-  return { ...result, ignored: [...ignored, ...result.ignored] };
+  const result = translate([...entries.values()]);
+  return { ...result, ignored: [...ignored, ...result.ignored], deprecated, given: names.length > 0 };
 }

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { buildAdminApp } from './admin/app.js';
 import { buildApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
-import { loadConfig, type Config } from './config.js';
+import { configWith, loadConfig, type Config } from './config.js';
 import type { Db } from './db/db.js';
 import { openDatabase } from './db/open.js';
 import { loadDemoLedger, demoExampleUrls, isDemoLedger } from './demo/ledger.js';
@@ -44,12 +44,14 @@ export function workerCount(config: Config): number {
 }
 
 export async function serve(options: { migrate: boolean }): Promise<void> {
-  const config = loadConfig();
-  if (!options.migrate) config.db.migrate = false;
-  if (cluster.isPrimary && workerCount(config) > 1) return servePrimary(config, workerCount(config));
   // a worker: the primary runs the admin listener and prints the banner
   const worker = cluster.isWorker;
-  if (worker) config.admin.enabled = false;
+  const loaded = loadConfig();
+  const config = configWith(
+    { db: { migrate: loaded.db.migrate && options.migrate }, admin: { enabled: loaded.admin.enabled && !worker } },
+    loaded,
+  );
+  if (cluster.isPrimary && workerCount(config) > 1) return servePrimary(config, workerCount(config));
 
   // Signal handlers come first, so that SIGTERM or SIGINT at any moment of start-up ends the process
   // with 0 after closing what is open: the step under way finishes (a migration is not cut in two),

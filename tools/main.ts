@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The tools' command line (commander): generate | conformance | fixtures load | bench | soak, each
- * with its own --help (`npm run generate -- …`, `npm run conformance -- …`, `npm run bench -- …`).
+ * The tools' command line (commander): generate | conformance | fixtures load | bench | soak | readme,
+ * each with its own --help (`npm run generate -- …`, `npm run conformance -- …`, `npm run bench -- …`).
  * The service's commands are in src/main.ts.
  */
 import { existsSync } from 'node:fs';
@@ -26,7 +26,7 @@ function seedOption(text: string): number {
 function program(): Command {
   const cli = new Command('lqs-tools')
     .description(
-      'Ledger Query Service tools: the synthetic ledger generator, the conformance runner, fixture loading, the benchmark and the soak',
+      "Ledger Query Service tools: the synthetic ledger generator, the conformance runner, fixture loading, the benchmark, the soak and the README's settings tables",
     )
     .helpOption('-h, --help', 'show help (also after any command)')
     .addHelpCommand('help [command]', 'show help for a command')
@@ -41,6 +41,15 @@ function program(): Command {
     .action(async (files: string[], options: { reset?: boolean }) => {
       const { loadFixtureFiles } = await import('./fixtures/files.js');
       await loadFixtureFiles(files, Boolean(options.reset));
+      exitCode = 0;
+    });
+
+  cli
+    .command('readme')
+    .description("rewrite the README's tables of settings from the settings table (src/settings/table.ts)")
+    .action(async () => {
+      const { updateReadme } = await import('./readme/settingsTables.js');
+      process.stdout.write(updateReadme() ? 'README.md: settings tables rewritten\n' : 'README.md: settings tables up to date\n');
       exitCode = 0;
     });
 

@@ -192,6 +192,18 @@ describe('command line', () => {
       );
     });
 
+    it("stops on the database the reference's configuration names, never serving the demo ledger instead", async () => {
+      const configPath = join(dir, 'reference-config');
+      mkdirSync(configPath);
+      writeFileSync(join(configPath, 'application.yml'), 'hiero:\n  mirror:\n    rest:\n      db:\n        port: 1\n');
+      for (const env of [{ CONFIG_PATH: configPath }, { HEDERA_MIRROR_REST_DB_PORT: '1' }] as Record<string, string>[]) {
+        const run = await lqs(['serve'], { ...env, LQS_DB_DATADIR: 'memory' });
+        assert.equal(run.code, 1, run.stderr + run.stdout);
+        assert.match(run.stderr, /^error: cannot connect to PostgreSQL at 127\.0\.0\.1:1: connection refused/m);
+        assert.doesNotMatch(run.stdout + run.stderr, /demo ledger/);
+      }
+    });
+
     it('refuses worker processes over the embedded database', async () => {
       const need =
         'worker processes need PostgreSQL (db.url, DATABASE_URL): the embedded PGlite database can be open in one process only; set server.workers to 1 or use PostgreSQL';

@@ -1,12 +1,11 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { base32Encode } from '../../src/domain/base32.js';
 import { formatTimestamp } from '../../src/domain/timestamp.js';
 import type { Harness } from '../../tools/testApp/harness.js';
 import { get, useHarness } from '../support/harness.js';
 import { sequentialScans, sortedScansInGenericPlans } from '../support/plans.js';
-import { typedPageTuning } from '../../src/routes/accounts/transactions/typedPage.js';
-import { transferJoinTuning, type TransferJoin } from '../../src/routes/accounts/transactions/queries.js';
+import type { TransferJoin } from '../../src/routes/accounts/transactions/queries.js';
 
 const ACCOUNTS = 20_000;
 const TRANSACTIONS = 100_000;
@@ -94,20 +93,18 @@ describe('account queries are index-backed', () => {
 
   const mid = formatTimestamp(ts(TRANSACTIONS / 2));
   const late = formatTimestamp(ts(TRANSACTIONS - 100));
-  const bindRange = (h: Harness) => {
-    h.config.query.bindTimestampRange = true;
-    h.config.query.maxTransactionsTimestampRangeNs = 3_600n * SECOND;
+  const bindRange = async (h: Harness) => {
+    await h.configure({ query: { bindTimestampRange: true, maxTransactionsTimestampRangeNs: 3_600n * SECOND } });
     h.clock.set(ts(TRANSACTIONS + 10));
   };
   /** Transfer walks of one row, so that a merge or probes (`way`, or the costs' choice) complete the type filters. */
-  const completeAfterOneRow = (way: TransferJoin | null) => () => {
-    typedPageTuning.transferWalkLimit = 1;
-    transferJoinTuning.forced = way;
+  const completeAfterOneRow = (join: TransferJoin | 'auto') => async (h: Harness) => {
+    await h.configure({ query: { transfers: { walkLimit: 1, join } } });
   };
   const MERGE = 'join transaction t on t.consensus_timestamp = w.consensus_timestamp';
   const PROBE_BY_ACCOUNT = 'cross join lateral (select from transaction t';
   const PROBE_BY_TYPE = 'from transaction t cross join lateral (select from';
-  const cases: [string, string, ((h: Harness) => void)?, { completedBy: string }?][] = [
+  const cases: [string, string, ((h: Harness) => Promise<void>)?, { completedBy: string }?][] = [
     ['current account, transactions desc', `/api/v1/accounts/${HEAVY}`],
     ['transactions asc', `/api/v1/accounts/0.0.${HEAVY}?order=asc&limit=100`],
     ['next page desc', `/api/v1/accounts/${HEAVY}?timestamp=lt:${mid}`],
@@ -144,7 +141,7 @@ describe('account queries are index-backed', () => {
     [
       'a type completed the cheapest way',
       `/api/v1/accounts/${HEAVY}?transactiontype=cryptotransfer&timestamp=lt:${mid}`,
-      completeAfterOneRow(null),
+      completeAfterOneRow('auto'),
       { completedBy: 'select count(*)::int as n from' },
     ],
     ['historical: upper bound with a snapshot', `/api/v1/accounts/${HEAVY}?timestamp=lte:${mid}`],
@@ -159,20 +156,12 @@ describe('account queries are index-backed', () => {
     ['bindTimestampRange without bounds, asc', `/api/v1/accounts/${HEAVY}?order=asc`, bindRange],
   ];
 
-  const savedWalkLimit = typedPageTuning.transferWalkLimit;
-  after(() => {
-    typedPageTuning.transferWalkLimit = savedWalkLimit;
-    transferJoinTuning.forced = null;
-  });
-
   for (const [name, url, configure, expect] of cases) {
     it(`${name}: ${url}`, async () => {
       const h = harness();
-      typedPageTuning.transferWalkLimit = savedWalkLimit;
-      transferJoinTuning.forced = null;
-      h.resetConfig();
+      await h.resetConfig();
       h.clock.set(null);
-      configure?.(h);
+      await configure?.(h);
       const queries = await h.captureQueries(async () => {
         const res = await get(h, url);
         assert.equal(res.status, 200, res.text);

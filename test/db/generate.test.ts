@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { systemClock } from '../../src/clock.js';
-import { defaultConfig } from '../../src/config.js';
+import { configWith, defaultConfig } from '../../src/config.js';
 import { parseJson } from '../../tools/conformance/spec.js';
 import type { Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -331,8 +331,7 @@ describe('generated tiny dataset on the mirror node schema (postgres)', {
     scratch = await createScratchDatabase(adminUrl, 'lqs_generate_mirror');
     await loadMirrorSchema(scratch.url);
     // the configured path, with migrations on: a mirror node's database is recognised and left unmigrated
-    const config = defaultConfig();
-    config.db.url = scratch.url;
+    const config = configWith({ db: { url: scratch.url } });
     target = await openConfiguredTarget(config);
   });
 
@@ -394,8 +393,7 @@ describe('generated tiny dataset on the mirror node schema (postgres)', {
     reader = await createReaderRole(scratch, adminUrl);
     readerDb = await openPostgres({ url: reader.url, poolSize: 2, statementTimeoutMs: 20_000, connectionTimeoutMs: 5_000 });
     await assert.rejects(readerDb.query('delete from record_file'), /permission denied/);
-    const config = defaultConfig();
-    config.db.migrate = false;
+    const config = configWith({ db: { migrate: false } });
     app = await buildApp({ config, db: readerDb, clock: systemClock, logger: createLogger('silent') });
     const get = async (url: string) => {
       const res = await app!.inject({ method: 'GET', url });

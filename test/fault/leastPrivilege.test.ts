@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { SettableClock } from '../../src/clock.js';
-import { defaultConfig } from '../../src/config.js';
+import { configWith } from '../../src/config.js';
 import type { Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openPostgres } from '../../src/db/postgres.js';
@@ -38,8 +38,7 @@ describe('running as a role that can only SELECT', { skip: await postgresServerS
     const readerUrl = new URL(scratch.url);
     readerUrl.username = role;
     reader = await openPostgres({ url: readerUrl.toString(), ...pool });
-    const config = defaultConfig();
-    config.db.migrate = false;
+    const config = configWith({ db: { migrate: false } });
     app = await buildApp({ config, db: reader, clock: new SettableClock(), logger: createLogger('silent') });
   });
 

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { systemClock } from '../../src/clock.js';
-import { defaultConfig } from '../../src/config.js';
+import { configWith, defaultConfig } from '../../src/config.js';
 import type { Db, PoolReport } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openDatabase } from '../../src/db/open.js';
@@ -37,7 +37,7 @@ describe('reads over a streaming replica (private primary and standby)', { skip:
   let owner: Db;
   let db: Db;
   let app: FastifyInstance;
-  const config = defaultConfig();
+  let config = defaultConfig();
 
   const get = async (url: string) => {
     const res = await app.inject({ method: 'GET', url });
@@ -80,14 +80,18 @@ describe('reads over a streaming replica (private primary and standby)', { skip:
       async () => (await sql(standby, 'select 1 from pg_database where datname = $$lqs$$', 'postgres')).length === 1,
     );
 
-    config.db.url = primaryUrl;
-    config.db.replicas = [standby.adminUrl.replace(/\/postgres$/, '/lqs')];
-    config.db.maxReplicaLagMs = MAX_LAG_MS;
-    config.db.replicaCheckIntervalMs = CHECK_INTERVAL_MS;
-    config.db.connectionTimeoutMs = 2_000;
-    config.db.poolSize = 4;
-    config.db.migrate = false;
-    config.cache.enabled = false;
+    config = configWith({
+      db: {
+        url: primaryUrl,
+        replicas: [standby.adminUrl.replace(/\/postgres$/, '/lqs')],
+        maxReplicaLagMs: MAX_LAG_MS,
+        replicaCheckIntervalMs: CHECK_INTERVAL_MS,
+        connectionTimeoutMs: 2_000,
+        poolSize: 4,
+        migrate: false,
+      },
+      cache: { enabled: false },
+    });
     const started = Date.now();
     db = await openDatabase(config, undefined, (report, previous, err) =>
       console.log(

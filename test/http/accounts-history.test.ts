@@ -149,7 +149,7 @@ describe('account as of a timestamp', () => {
     body = await account(`timestamp=gt:${formatTimestamp(S1)}&timestamp=ne:${formatTimestamp(S3)}`);
     assert.equal(body.balance.timestamp, formatTimestamp(S2), 'ne excludes a snapshot');
 
-    harness().config.response.limit.tokenBalance.singleAccount = 1;
+    await harness().configure({ response: { limit: { tokenBalance: { singleAccount: 1 } } } });
     body = await account(`timestamp=lte:${formatTimestamp(S2)}`);
     assert.deepEqual(body.balance.tokens, [{ token_id: '0.0.5001', balance: 61 }]);
   });

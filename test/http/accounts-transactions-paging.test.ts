@@ -2,8 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatTimestamp } from '../../src/domain/timestamp.js';
-import { type TransferJoin, transferJoinTuning } from '../../src/routes/accounts/transactions/queries.js';
-import { typedPageTuning } from '../../src/routes/accounts/transactions/typedPage.js';
+import type { TransferJoin } from '../../src/routes/accounts/transactions/queries.js';
 import { accountTransactionPages, SECOND, account8, many, ns, timestampsOf, ts } from '../support/accountTransactions.js';
 import { get, useHarness } from '../support/harness.js';
 
@@ -83,28 +82,25 @@ describe('account transactions: paging', () => {
         });
     }
     await harness().prepare({ accounts: [...account8(130), { num: 9 }, { num: 10 }], transactions });
-    const saved = typedPageTuning.transferWalkLimit;
-    const ways: (TransferJoin | null)[] = [null, 'merge', 'probe by account', 'probe by type'];
-    const runs: [number, TransferJoin | null][] = [
-      [saved, null],
-      ...[3, 1].flatMap((walk) => ways.map((way): [number, TransferJoin | null] => [walk, way])),
+    const ways: (TransferJoin | 'auto')[] = ['auto', 'merge', 'probe by account', 'probe by type'];
+    const runs: [number, TransferJoin | 'auto'][] = [
+      [harness().config.query.transfers.walkLimit, 'auto'],
+      ...[3, 1].flatMap((walk) => ways.map((way): [number, TransferJoin | 'auto'] => [walk, way])),
     ];
     try {
-      for (const [walkLimit, way] of runs) {
-        typedPageTuning.transferWalkLimit = walkLimit;
-        transferJoinTuning.forced = way;
+      for (const [walkLimit, join] of runs) {
+        await harness().configure({ query: { transfers: { walkLimit, join } } });
         for (const [types, listed] of Object.entries(expected)) {
           for (const limit of [3, 7]) {
             const url = `/api/v1/accounts/0.0.8?transactiontype=${types}&limit=${limit}`;
-            const context = `walk ${walkLimit}, ${way ?? 'cheapest way'}, ${types}, limit ${limit}`;
+            const context = `walk ${walkLimit}, ${join === 'auto' ? 'cheapest way' : join}, ${types}, limit ${limit}`;
             assert.deepEqual(await pageThrough(url), [...listed].reverse(), context);
             assert.deepEqual(await pageThrough(`${url}&order=asc`), listed, `${context}, asc`);
           }
         }
       }
     } finally {
-      typedPageTuning.transferWalkLimit = saved;
-      transferJoinTuning.forced = null;
+      await harness().resetConfig();
     }
   });
 
@@ -132,13 +128,13 @@ describe('account transactions: paging', () => {
     assert.equal(res.body.links.next, null, 'the continuation range would be empty');
   });
 
-  it('uses the start-up default limit and caps the limit at the live maximum', async () => {
+  it('uses the default limit and caps the limit at the configured maximum', async () => {
     await harness().prepare(many().setup);
     assert.equal((await list('')).body.transactions.length, 25);
     let res = await list('limit=1000');
     assert.equal(res.body.transactions.length, 65);
     assert.equal(res.body.links.next, null);
-    harness().config.response.limit.max = 10;
+    await harness().configure({ response: { limit: { max: 10 } } });
     res = await list('limit=50');
     assert.equal(res.body.transactions.length, 10);
     assert.match(res.body.links.next, /^\/api\/v1\/accounts\/0\.0\.8\?limit=50&timestamp=lt:/);

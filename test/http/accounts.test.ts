@@ -165,7 +165,7 @@ describe('account', () => {
         ['0.0.5001', '0.0.5003', '0.0.5004'],
       );
     }
-    harness().config.response.limit.tokenBalance.singleAccount = 2;
+    await harness().configure({ response: { limit: { tokenBalance: { singleAccount: 2 } } } });
     const tokens = (await get(harness(), '/api/v1/accounts/1001')).body.balance.tokens;
     assert.deepEqual(tokens, [
       { token_id: '0.0.5001', balance: 1 },

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultConfig } from '../../src/config.js';
+import { configWith } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startListeners } from '../../src/server.js';
 import { useHarness } from '../support/harness.js';
@@ -35,9 +35,7 @@ describe('admin and public listeners', () => {
 
   it('serve the admin route on the admin port only, and close together', async () => {
     const h = harness();
-    const config = defaultConfig();
-    Object.assign(config, { port: 0, host: '127.0.0.1' });
-    Object.assign(config.admin, { port: 0, users: ['ops:pw'] });
+    const config = configWith({ port: 0, host: '127.0.0.1', admin: { port: 0, users: ['ops:pw'] } });
     const logger = createLogger('silent');
     const listeners = await startListeners({ config, db: h.db, clock: h.clock, logger });
     try {
@@ -69,9 +67,7 @@ describe('admin and public listeners', () => {
 
   it('starts no admin listener when admin.enabled is false', async () => {
     const h = harness();
-    const config = defaultConfig();
-    Object.assign(config, { port: 0, host: '127.0.0.1' });
-    config.admin.enabled = false;
+    const config = configWith({ port: 0, host: '127.0.0.1', admin: { enabled: false } });
     const listeners = await startListeners({ config, db: h.db, clock: h.clock, logger: createLogger('silent') });
     try {
       assert.equal(listeners.adminUrl, null);
@@ -83,13 +79,11 @@ describe('admin and public listeners', () => {
 
   it('closes the public listener again when the admin port is taken', async () => {
     const h = harness();
-    const config = defaultConfig();
-    Object.assign(config, { port: 0, host: '127.0.0.1' });
-    Object.assign(config.admin, { port: 0, users: ['ops:pw'] });
+    const config = configWith({ port: 0, host: '127.0.0.1', admin: { port: 0, users: ['ops:pw'] } });
     const first = await startListeners({ config, db: h.db, clock: h.clock, logger: createLogger('silent') });
     try {
-      config.admin.port = Number(new URL(first.adminUrl!).port);
-      await assert.rejects(startListeners({ config, db: h.db, clock: h.clock, logger: createLogger('silent') }), /EADDRINUSE/);
+      const taken = configWith({ admin: { port: Number(new URL(first.adminUrl!).port) } }, config);
+      await assert.rejects(startListeners({ config: taken, db: h.db, clock: h.clock, logger: createLogger('silent') }), /EADDRINUSE/);
     } finally {
       await first.close();
     }

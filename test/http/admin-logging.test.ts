@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildAdminApp } from '../../src/admin/app.js';
 import { buildApp } from '../../src/app.js';
-import { defaultConfig } from '../../src/config.js';
+import { configWith } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { errorOf, get, useHarness } from '../support/harness.js';
 
@@ -46,8 +46,7 @@ describe('log level changes reach the public app', () => {
       return { ok: true };
     });
     await publicApp.ready();
-    const config = defaultConfig();
-    config.admin.users = ['ops:pw'];
+    const config = configWith({ admin: { users: ['ops:pw'] } });
     adminApp = await buildAdminApp({ config, logger: root });
     await adminApp.ready();
   });

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildApp } from '../../src/app.js';
-import { cloneConfig } from '../../src/config.js';
+import { configWith } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { useHarness } from '../support/harness.js';
 
@@ -11,8 +11,7 @@ describe('docs page', () => {
 
   const page = async (admin: { enabled: boolean; host: string; port: number }) => {
     const h = harness();
-    const config = cloneConfig(h.config);
-    Object.assign(config.admin, admin);
+    const config = configWith({ admin }, h.config);
     const app = await buildApp({ config, db: h.db, clock: h.clock, logger: createLogger('silent') });
     try {
       const html = (await app.inject('/api/v1/docs/')).body;

@@ -35,7 +35,7 @@ describe('request limits and safe headers', () => {
     assert.equal(res.status, 503);
     assert.equal(res.headers['retry-after'], '1');
     assert.deepEqual(res.body, errorOf('Service unavailable'));
-    harness().resetConfig();
+    await harness().resetConfig();
     assert.equal((await get(harness(), '/api/v1/blocks')).status, 200);
   });
 });

@@ -333,12 +333,14 @@ describe('account NFTs', () => {
     assert.equal(fallback.body.nfts.length, 5, 'like the reference, the cap applies to a given limit, not to the default');
   });
 
-  it('uses the start-up default limit of 25', async () => {
+  it("uses the configured default limit; a spec case's is ignored, as the reference reads it at start-up", async () => {
     const nfts = Array.from({ length: 30 }, (_, i) => ({ account_id: '0.0.1001', token_id: '0.0.1500', serial_number: i + 1 }));
     await harness().prepare({ nfts }, { response: { limit: { default: 2 } } });
     const res = await get(harness(), '/api/v1/accounts/1001/nfts');
     assert.equal(res.body.nfts.length, 25);
     assert.equal(res.body.links.next, '/api/v1/accounts/1001/nfts?token.id=lte:0.0.1500&serialnumber=lt:6');
+    await harness().configure({ response: { limit: { default: 2 } } });
+    assert.equal((await get(harness(), '/api/v1/accounts/1001/nfts')).body.nfts.length, 2);
   });
 
   it('builds next links like the reference', async () => {

@@ -5,8 +5,9 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startListeners, type Listeners } from '../../src/server.js';
 import { createLogger } from '../../src/logger.js';
-import { cloneConfig, type Config } from '../../src/config.js';
+import { type Config, type ConfigOverrides, configWith } from '../../src/config.js';
 import { buildApp } from '../../src/app.js';
+import { ServiceMetrics } from '../../src/http/metrics.js';
 import type { Db } from '../../src/db/db.js';
 import { useHarness } from '../support/harness.js';
 
@@ -45,13 +46,13 @@ async function listen(
   config: Config,
   db: Parameters<typeof startListeners>[0]['db'],
   clock: Parameters<typeof startListeners>[0]['clock'],
+  overrides: ConfigOverrides = {},
+  metrics?: ServiceMetrics,
 ) {
   const lines: LogLine[] = [];
   const logger = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
-  config.port = 0;
-  config.host = '127.0.0.1';
-  config.admin.enabled = false;
-  const listeners = await startListeners({ config, db, clock, logger });
+  const listening = configWith(overrides, configWith({ port: 0, host: '127.0.0.1', admin: { enabled: false } }, config));
+  const listeners = await startListeners({ config: listening, db, clock, logger, metrics });
   return { listeners, lines };
 }
 
@@ -127,13 +128,18 @@ describe('operations through the listener', () => {
 
     it('counts 503s shed beyond the in-flight cap', async () => {
       const h = harness();
-      h.config.server.maxInFlight = 0;
+      // the scrape would be shed too: a second listener without the cap shares the metrics
+      const metrics = new ServiceMetrics(h.db);
+      const shedding = await listen(h.config, h.db, h.clock, { server: { maxInFlight: 0 } }, metrics);
+      const scraped = await listen(h.config, h.db, h.clock, {}, metrics);
+      let text: string;
       try {
-        assert.equal((await rawGet(`${base}/api/v1/blocks`)).status, 503);
+        assert.equal((await rawGet(`${shedding.listeners.publicUrl}/api/v1/blocks`)).status, 503);
+        text = (await rawGet(`${scraped.listeners.publicUrl}/swagger/metrics`)).body.toString();
       } finally {
-        h.config.server.maxInFlight = 1024;
+        await shedding.listeners.close();
+        await scraped.listeners.close();
       }
-      const text = (await rawGet(`${base}/swagger/metrics`)).body.toString();
       assert.equal(sample(text, 'lqs_requests_shed_total'), 1);
       assert.equal(sample(text, 'api_request_total{method="GET",path="/api/v1/blocks",code="503"}'), 1);
       assert.equal(sample(text, 'api_all_server_error_total'), 1);
@@ -141,9 +147,9 @@ describe('operations through the listener', () => {
 
     it('asks for Basic credentials when metrics.config.authentication is on', async () => {
       const h = harness();
-      const config = cloneConfig(h.config);
-      config.metrics.config = { authentication: true, username: 'prom', password: 's3cret', uriPath: '/swagger' };
-      const secured = await listen(config, h.db, h.clock);
+      const secured = await listen(h.config, h.db, h.clock, {
+        metrics: { config: { authentication: true, username: 'prom', password: 's3cret', uriPath: '/swagger' } },
+      });
       try {
         const url = `${secured.listeners.publicUrl}/swagger/metrics/`;
         const refused = await rawGet(url);
@@ -173,7 +179,7 @@ describe('operations through the listener', () => {
         },
         poolStats: () => ({ total: 4, idle: 1, waiting: 7 }),
       };
-      const app = await buildApp({ config: cloneConfig(h.config), db: failing, clock: h.clock, logger: createLogger('silent') });
+      const app = await buildApp({ config: h.config, db: failing, clock: h.clock, logger: createLogger('silent') });
       try {
         const fail = async (code: string, message: string) => {
           failure = Object.assign(new Error(message), { code });
@@ -212,7 +218,7 @@ describe('operations through the listener', () => {
           return h.db.query(text, params);
         },
       };
-      const { listeners: slowListeners } = await listen(cloneConfig(h.config), slow, h.clock);
+      const { listeners: slowListeners } = await listen(h.config, slow, h.clock);
       try {
         const url = slowListeners.publicUrl;
         const abandoned = httpRequest(`${url}/api/v1/blocks`);

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { SettableClock } from '../../src/clock.js';
-import { defaultConfig, type Config } from '../../src/config.js';
+import { type Config, type ConfigOverrides, configWith } from '../../src/config.js';
 import { DatabaseUnavailableError, type Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
 import { openPglite } from '../../tools/testApp/pglite.js';
@@ -22,9 +22,8 @@ interface Listening {
 }
 
 /** The public app on an ephemeral loopback port over an in-memory database (or `db`). */
-async function listen(settings: (config: Config) => void, db?: Db): Promise<Listening> {
-  const config = defaultConfig();
-  settings(config);
+async function listen(settings: ConfigOverrides, db?: Db): Promise<Listening> {
+  const config = configWith(settings);
   const database = db ?? (await openPglite(''));
   if (!db) await migrate(database);
   const raw: string[] = [];
@@ -84,10 +83,7 @@ function assertCommonHeaders(answer: { headers: Record<string, unknown> }, what:
 describe('every answer carries the envelope and the common headers, and echoes nothing', () => {
   let server: Listening;
   before(async () => {
-    server = await listen((c) => {
-      c.server.maxUrlLength = 256;
-      c.server.maxHeaderBytes = 2048;
-    });
+    server = await listen({ server: { maxUrlLength: 256, maxHeaderBytes: 2048 } });
   });
   after(async () => server?.close());
 
@@ -139,34 +135,34 @@ describe('every answer carries the envelope and the common headers, and echoes n
   }
 
   it('for too many query parameters within the URL limit', async () => {
-    server.config.server.maxUrlLength = 4096;
+    const longUrls = await listen({ server: { maxHeaderBytes: 2048 } });
     try {
       const res = await fetch(
-        `http://127.0.0.1:${server.port}/api/v1/blocks?${Array.from({ length: 101 }, (_, i) => `p${i}=1`).join('&')}`,
+        `http://127.0.0.1:${longUrls.port}/api/v1/blocks?${Array.from({ length: 101 }, (_, i) => `p${i}=1`).join('&')}`,
       );
       assert.equal(res.status, 400);
       assertCommonHeaders({ headers: Object.fromEntries(res.headers) }, 'too many parameters');
       assert.deepEqual(await res.json(), errorOf('Too many query parameters: at most 100'));
     } finally {
-      server.config.server.maxUrlLength = 256;
+      await longUrls.close();
     }
   });
 
   it('for the in-flight limit (503 with Retry-After), while both health routes still answer 200', async () => {
-    server.config.server.maxInFlight = 0;
+    const shedding = await listen({ server: { maxInFlight: 0 } });
     try {
-      const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/blocks`);
+      const res = await fetch(`http://127.0.0.1:${shedding.port}/api/v1/blocks`);
       assert.equal(res.status, 503);
       assert.equal(res.headers.get('retry-after'), '1');
       assertCommonHeaders({ headers: Object.fromEntries(res.headers) }, 'in-flight 503');
       assert.deepEqual(await res.json(), errorOf('Service unavailable'));
       for (const path of ['/health/liveness', '/health/readiness']) {
-        const health = await fetch(`http://127.0.0.1:${server.port}${path}`);
+        const health = await fetch(`http://127.0.0.1:${shedding.port}${path}`);
         assert.equal(health.status, 200, path);
         assert.deepEqual(await health.json(), { status: 'UP' });
       }
     } finally {
-      server.config.server.maxInFlight = 1024;
+      await shedding.close();
     }
   });
 
@@ -194,7 +190,7 @@ describe('every answer carries the envelope and the common headers, and echoes n
 describe('prototype-named query parameters', () => {
   let server: Listening;
   before(async () => {
-    server = await listen(() => undefined);
+    server = await listen({});
   });
   after(async () => server?.close());
 
@@ -227,12 +223,7 @@ describe('prototype-named query parameters', () => {
 describe('slow clients', () => {
   let server: Listening;
   before(async () => {
-    server = await listen((c) => {
-      c.server.maxInFlight = 4;
-      c.server.requestTimeoutMs = 1500;
-      c.server.responseTimeoutMs = 1500;
-      c.server.keepAliveTimeoutMs = 20_000;
-    });
+    server = await listen({ server: { maxInFlight: 4, requestTimeoutMs: 1500, responseTimeoutMs: 1500, keepAliveTimeoutMs: 20_000 } });
   });
   after(async () => server?.close());
 
@@ -317,7 +308,7 @@ describe('database unavailable', () => {
   };
   let server: Listening;
   before(async () => {
-    server = await listen(() => undefined, failing);
+    server = await listen({}, failing);
   });
   after(async () => server?.close());
 

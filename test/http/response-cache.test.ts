@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { defaultConfig, mergeConfig, type Config } from '../../src/config.js';
+import { configWith, type Config } from '../../src/config.js';
 import { Harness, REFERENCE_TEST_CONFIG } from '../../tools/testApp/harness.js';
 import { createLogger } from '../../src/logger.js';
 import { maxAgeOf } from '../../src/http/responseCache.js';
@@ -175,11 +175,10 @@ async function reachable(port: number): Promise<boolean> {
 
 /** An app over `db` with the cache's Redis at `url`, logging into `lines`. */
 async function appWithRedis(h: Harness, url: string, lines: string[], prefix: string): Promise<FastifyInstance> {
-  const config: Config = defaultConfig();
-  mergeConfig(config as never, REFERENCE_TEST_CONFIG);
-  mergeConfig(config as never, {
-    cache: { enabled: true, redis: { url, keyPrefix: prefix, timeoutMs: 50, backoffMs: 200, connectTimeoutMs: 200 } },
-  });
+  const config: Config = configWith(
+    { cache: { enabled: true, redis: { url, keyPrefix: prefix, timeoutMs: 50, backoffMs: 200, connectTimeoutMs: 200 } } },
+    configWith(REFERENCE_TEST_CONFIG),
+  );
   const sink = new Writable({
     write(chunk, _enc, done) {
       lines.push(String(chunk));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { buildAdminApp } from '../../src/admin/app.js';
-import { defaultConfig, type Config } from '../../src/config.js';
+import { configWith, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 
 export const USER = 'ops';
@@ -24,8 +24,7 @@ export async function adminApp(
   admin: Partial<Config['admin']> = { users: [`${USER}:${PASSWORD}`] },
   refusalLogIntervalMs?: number,
 ): Promise<Admin> {
-  const config = defaultConfig();
-  Object.assign(config.admin, admin);
+  const config = configWith({ admin });
   const raw: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void raw.push(line) });
   let now = 1_700_000_000_000;

@@ -125,6 +125,21 @@ describe("the reference's configuration", () => {
     }
   });
 
+  it('reads query.transactions.precedingTransactionTypes, where the reference puts it', () => {
+    const fromEnv = loadConfig({ HIERO_MIRROR_REST_QUERY_TRANSACTIONS_PRECEDINGTRANSACTIONTYPES: '11,15,42' }, undefined, (m) =>
+      assert.fail(m),
+    );
+    assert.deepEqual(fromEnv.query.precedingTransactionTypes, [11, 15, 42]);
+    const dir = mkdtempSync(join(tmpdir(), 'lqs-ref-'));
+    try {
+      const file = join(dir, 'application.yml');
+      writeFileSync(file, 'hiero:\n  mirror:\n    rest:\n      query:\n        transactions:\n          precedingTransactionTypes: [11]\n');
+      assert.deepEqual(loadConfig({}, file, (m) => assert.fail(m)).query.precedingTransactionTypes, [11]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names the variable of a bad value', () => {
     assert.throws(() => loadConfig({ HIERO_MIRROR_REST_RESPONSE_LIMIT_MAX: 'x' }, undefined, () => {}), {
       message: 'HIERO_MIRROR_REST_RESPONSE_LIMIT_MAX (response.limit.max): "x" is not a number',

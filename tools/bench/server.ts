@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { systemClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
+import { configWith, loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/db.js';
 import { openDatabase } from '../../src/db/open.js';
 import { requireCompleteDataset } from '../generate/dataset.js';
@@ -126,8 +126,7 @@ async function supervise(count: number): Promise<void> {
 
 /** Serves the app and the ceilings; in a worker, `ready` and `stop` go to and come from the supervisor. */
 async function serveOne(): Promise<void> {
-  const config = loadConfig();
-  config.db.migrate = false;
+  const config = configWith({ db: { migrate: false } }, loadConfig());
   const logger = createLogger(config.log.level);
   const db = await openDatabase(config, (err) => logger.warn({ err }, 'database connection error'));
   try {

@@ -63,9 +63,10 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
         range,
         types: typeFilterOf(filters.of('transactiontype').map((f) => f.value)),
         precedingTypes: config.query.precedingTransactionTypes,
+        transfers: config.query.transfers,
         stakingRewardAccount: encodeEntityId(config.shard, config.realm, STAKING_REWARD_ACCOUNT_NUM),
         order,
-        limit: pageSize(filters.last('limit'), ctx.startup.defaultLimit, config.response.limit.max),
+        limit: pageSize(filters.last('limit'), ctx.config.response.limit.default, config.response.limit.max),
       };
       const pageOf = (accountId: bigint) =>
         withTransactions ? loadTransactionPage(ctx.db, { ...pageRequest, accountId }, rangeBinding(ctx)) : NO_TRANSACTIONS;

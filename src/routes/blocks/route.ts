@@ -50,7 +50,7 @@ export function registerBlockRoutes(app: FastifyInstance, ctx: AppContext): void
       const conditions = filters.all.map(conditionOf).filter((c): c is BlockCondition => c !== null);
       const orderBy: BlockColumn = conditions[0]?.column ?? 'consensus_end';
       const order = filters.last('order') ?? 'desc';
-      const limit = pageSize(filters.last('limit'), ctx.startup.defaultLimit, ctx.config.response.limit.max);
+      const limit = pageSize(filters.last('limit'), ctx.config.response.limit.default, ctx.config.response.limit.max);
 
       const rows = await findBlocks(blocksDb(ctx), conditions, orderBy, order, limit);
       const last = rows.at(-1);

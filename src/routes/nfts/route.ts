@@ -88,7 +88,7 @@ export function registerNftRoutes(app: FastifyInstance, ctx: AppContext): void {
       });
       const { token, serial } = nftFilters;
       const order = filters.last('order') ?? 'desc';
-      const limit = pageSize(filters.last('limit'), ctx.startup.defaultLimit, ctx.config.response.limit.max);
+      const limit = pageSize(filters.last('limit'), ctx.config.response.limit.default, ctx.config.response.limit.max);
 
       let rows: NftRow[] = [];
       if (spender) {

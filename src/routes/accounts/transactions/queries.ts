@@ -4,6 +4,7 @@
  * candidates (typedCandidateSql), a merge completes a transfer walk that stopped early, and a second
  * statement returns the page of the chosen candidates.
  */
+import type { Config } from '../../../config.js';
 import type { Db, Queryable } from '../../../db/db.js';
 import { SqlParams, statementText } from '../../../db/statements.js';
 import type { Order } from '../../../http/params.js';
@@ -39,6 +40,8 @@ export interface PageQuery {
   stakingRewardAccount: bigint;
   order: Order;
   limit: number;
+  /** how transfers of one type are found (the `query.transfers` settings) */
+  transfers: Config['query']['transfers'];
 }
 
 function candidateParams(params: SqlParams, q: PageQuery): CandidateParams {
@@ -92,19 +95,6 @@ export async function findTypedCandidates(
 /** How the account's transfers in transactions of one type are found (see findTransfersOfType). */
 export type TransferJoin = 'merge' | 'probe by account' | 'probe by type';
 
-export const transferJoinTuning = {
-  /**
-   * How many rows a merge reads sequentially in the time a probe takes (a descent of an index):
-   * measured on the large bench dataset, 300,000 rows of one type read in 21 ms against 300,000
-   * probes in 287 ms.
-   */
-  probeCost: 12,
-  /** The most transfers counted to decide whether probing from the type's side pays. */
-  maxCounted: 200_000,
-  /** Tests force a way to compare the answers; null lets the costs choose. */
-  forced: null as TransferJoin | null,
-};
-
 /**
  * The way that reads least, from the type's transactions in the range (the planner's estimate:
  * its statistics hold each type's frequency) and the account's transfers in it (counted from the
@@ -120,9 +110,10 @@ async function cheapestTransferJoin(
   lo: bigint,
   hi: bigint,
   ne: bigint[],
+  tuning: PageQuery['transfers'],
 ): Promise<TransferJoin> {
-  const { probeCost, maxCounted, forced } = transferJoinTuning;
-  if (forced !== null) return forced;
+  const { probeCost, maxCounted, join } = tuning;
+  if (join !== 'auto') return join;
   const typeRows = await estimatedTypeRows(db, type, lo, hi);
   const probeTypeSide = typeRows * probeCost <= maxCounted;
   const cap = probeTypeSide ? typeRows * probeCost + 1 : Math.ceil(typeRows / probeCost) + 1;
@@ -159,7 +150,7 @@ export async function findTransfersOfType(
   lo: bigint,
   hi: bigint,
 ): Promise<{ consensus_timestamp: bigint; payer_account_id: bigint }[]> {
-  const way = await cheapestTransferJoin(db, source, q.accountId, type, lo, hi, q.bounds.ne);
+  const way = await cheapestTransferJoin(db, source, q.accountId, type, lo, hi, q.bounds.ne, q.transfers);
   const params = new SqlParams();
   const p = {
     account: params.add(q.accountId),

@@ -16,15 +16,6 @@ import {
 } from './queries.js';
 import { TRANSFER_SOURCES, type TransferSource, type TypeShape, type TypedCandidateRow } from './typedCandidateSql.js';
 
-export const typedPageTuning = {
-  /**
-   * Rows a transfer walk probes one by one before a merge takes over: probing costs a few index
-   * descents per row, the merge a sequential read of both indexes, which wins on busy accounts.
-   * Tests lower it to exercise the merge on small data.
-   */
-  transferWalkLimit: 1_000,
-};
-
 interface Candidate {
   timestamp: bigint;
   payer: bigint;
@@ -72,7 +63,7 @@ export async function findTypedPage(db: Db, q: PageQuery, types: TypeFilter): Pr
   const shape = shapeOf(types);
   if (shape === null) return [];
   // 0.0.98 is outside the partial transfer indexes a merge reads: its walks run to the end
-  const walkLimit = q.accountId !== INDEX_EXCLUDED_TRANSFER_ACCOUNT ? typedPageTuning.transferWalkLimit : null;
+  const walkLimit = q.accountId !== INDEX_EXCLUDED_TRANSFER_ACCOUNT ? q.transfers.walkLimit : null;
   const row = await findTypedCandidates(db, q, shape, types, walkLimit);
   let candidates = candidatesOf(row);
   const stops: [TransferSource, bigint | null][] = [

@@ -1,0 +1,145 @@
+/**
+ * Every setting of the service, described once: type, default, bounds, the reference's key and the
+ * one-line meaning. Keys under `response`, `query` and `network` use the reference's names
+ * (`hiero.mirror.rest.*`) so that its settings carry over. The Config type, the defaults, the
+ * `LQS_*` variables, the reference's names, validation and the README's table derive from it.
+ */
+import { big, bool, choice, type ConfigOf, num, nums, type OverridesOf, port, str, strs } from './leaf.js';
+
+/** The reads `db.primaryReads` can send to the primary. */
+export const PRIMARY_READS = ['blocks'] as const;
+
+/** How an account's transfers in transactions of one type are found; `auto` lets the costs choose. */
+export const TRANSFER_JOINS = ['auto', 'merge', 'probe by account', 'probe by type'] as const;
+
+const ms = (min: number) => ({ min, is: `a number of milliseconds of ${min} or more` });
+
+export const SETTINGS = {
+  port: port(5551, 'public listener port', { ref: 'port' }),
+  host: str('0.0.0.0', 'public listener address'),
+  shard: big(0n, 'the shard entity ids are read and written in', { ref: 'common.shard' }),
+  realm: big(0n, 'the realm entity ids are read and written in', { ref: 'common.realm' }),
+  db: {
+    url: str('', 'PostgreSQL URL (`DATABASE_URL`); empty means the embedded database', { postgresUrl: true }),
+    dataDir: str('./data', 'PGlite data directory (`memory`, or empty in a file: in memory)'),
+    poolSize: num(10, 'connections in the PostgreSQL pool', {
+      range: { min: 1, integer: true, is: 'a pool size (an integer of 1 or more)' },
+      ref: 'db.pool.maxConnections',
+    }),
+    statementTimeoutMs: num(20_000, 'a PostgreSQL statement running longer is cancelled', { ref: 'db.pool.statementTimeout' }),
+    connectionTimeoutMs: num(3_000, 'a connection to PostgreSQL not made within this fails', { ref: 'db.pool.connectionTimeout' }),
+    migrate: bool(true, 'apply migrations at start-up (off for a read-only role on a database the service did not create)'),
+    replicas: strs([], 'PostgreSQL URLs of read replicas, comma-separated in a variable (see Deployment)', { postgresUrl: true }),
+    maxReplicaLagMs: num(5_000, 'replay lag beyond which a replica leaves the rotation until it catches up', { range: ms(0) }),
+    replicaCheckIntervalMs: num(1_000, "how often each replica's replay lag is checked", { range: ms(10) }),
+    primaryReads: strs(['blocks'], 'reads kept on the primary with replicas, as they must see the newest data', {
+      oneOf: PRIMARY_READS,
+    }),
+  },
+  response: {
+    limit: {
+      default: num(25, 'page size without `limit`', { ref: 'response.limit.default' }),
+      max: num(100, 'the largest `limit`', { ref: 'response.limit.max' }),
+      tokenBalance: {
+        singleAccount: num(1000, 'token balances listed with one account', { ref: 'response.limit.tokenBalance.singleAccount' }),
+      },
+    },
+    includeHostInLink: bool(false, '`links.next` with the scheme and host of the request', { ref: 'response.includeHostInLink' }),
+    enableDelegationAddress: bool(false, "the reference's setting, accepted so that its configuration loads; no route here reads it", {
+      ref: 'response.enableDelegationAddress',
+    }),
+    compression: bool(true, 'gzip or br for a client that accepts it', { ref: 'response.compression' }),
+    compressionThreshold: num(1024, 'bodies smaller than this many bytes are sent uncompressed'),
+  },
+  query: {
+    maxRepeatedQueryParameters: num(100, 'a parameter repeated more often gets 400', { ref: 'query.maxRepeatedQueryParameters' }),
+    bindTimestampRange: bool(false, 'a timestamp range left open is bound to `maxTransactionsTimestampRangeNs`', {
+      ref: 'query.bindTimestampRange',
+    }),
+    maxTransactionsTimestampRangeNs: big(5_184_000_000_000_000n, 'the widest timestamp range of a transactions query', {
+      shown: '60 days',
+      ref: 'query.maxTransactionsTimestampRange',
+      refDuration: true,
+    }),
+    maxTransactionConsensusTimestampRangeNs: big(35n * 60n * 1_000_000_000n, 'how far after its valid start a transaction is looked for', {
+      shown: '35 minutes',
+      ref: 'query.maxTransactionConsensusTimestampRange',
+      refDuration: true,
+    }),
+    maxFileAttempts: num(12, 'versions of a system file tried before giving up on a broken one', { ref: 'query.maxFileAttempts' }),
+    precedingTransactionTypes: nums([11, 15], 'transaction types whose preceding transaction is listed with them', {
+      ref: 'query.transactions.precedingTransactionTypes',
+    }),
+    transfers: {
+      walkLimit: num(1_000, "rows an account's transfer walk probes one by one before a merge takes over", {
+        range: { min: 0, integer: true, is: 'a number of rows (an integer of 0 or more)' },
+      }),
+      probeCost: num(12, 'rows a merge reads sequentially in the time one index probe takes', {
+        range: { min: 0, is: 'a number of rows of 0 or more' },
+      }),
+      maxCounted: num(200_000, "the most transfers counted to decide whether probing from the type's side pays", {
+        range: { min: 0, integer: true, is: 'a number of rows (an integer of 0 or more)' },
+      }),
+      join: choice(TRANSFER_JOINS, 'auto', "how an account's transfers of one transaction type are found (`auto`: the cheaper)"),
+    },
+  },
+  network: { chainId: str('0x128', 'the EVM chain id', { ref: 'network.chainId' }) },
+  log: {
+    level: str('info', 'pino level at start-up (`silly` is `trace`); changed at run time by POST /change-log-level', { ref: 'log.level' }),
+    pretty: bool(false, 'readable log lines (pino-pretty) instead of JSON lines'),
+  },
+  metrics: {
+    enabled: bool(true, 'Prometheus metrics at `metrics.config.uriPath` + `/metrics/` on the public listener', { ref: 'metrics.enabled' }),
+    config: {
+      authentication: bool(false, 'Basic auth on the scrape', { ref: 'metrics.config.authentication' }),
+      username: str('', "the scrape's user", { ref: 'metrics.config.username' }),
+      password: str('', "the scrape's password", { ref: 'metrics.config.password' }),
+      uriPath: str('/swagger', 'the path the metrics are served under', { ref: 'metrics.config.uriPath' }),
+    },
+  },
+  server: {
+    workers: num(1, 'processes serving the public listener (0: one per core); other than 1 needs PostgreSQL (`db.url`)', {
+      range: { min: 0, max: 256, integer: true, is: 'a number of worker processes (an integer from 0, one per core, to 256)' },
+    }),
+    maxInFlight: num(1024, 'concurrent requests beyond which new ones get 503 (in each worker process)'),
+    requestTimeoutMs: num(30_000, 'whole-request deadline against slow clients, headers included (else 408)'),
+    responseTimeoutMs: num(30_000, 'a computed response not written to the client within this is dropped with its connection'),
+    keepAliveTimeoutMs: num(5_000, 'an idle keep-alive connection is closed after this'),
+    maxUrlLength: num(4096, 'longer URLs get 414'),
+    maxQueryParameters: num(100, 'more query parameters get 400'),
+    maxHeaderBytes: num(16_384, 'larger request headers get 431'),
+  },
+  admin: {
+    enabled: bool(true, 'the admin listener (POST /change-log-level), separate from the public one'),
+    port: port(5552, 'admin listener port'),
+    host: str('127.0.0.1', 'admin listener address'),
+    users: strs([], '`user:password` or `user:scrypt$salt$hash` entries (none, and no usersFile: every request refused)'),
+    usersFile: str('', 'a file of further entries, one per line, read at start-up'),
+    maxFailures: num(5, 'failed attempts from one client address within failureWindowMs before it is locked out'),
+    maxUserFailures: num(10, 'failed attempts naming one user, from any address, before that user name is locked out'),
+    maxTotalFailures: num(20, 'failed attempts in all within failureWindowMs before every request is locked out'),
+    failureWindowMs: num(60_000, 'the window the failures are counted in'),
+    lockoutMs: num(60_000, 'how long a locked-out client, user name or listener is answered 429'),
+    maxTrackedClients: num(10_000, 'client addresses (and user names) whose failures are remembered at most'),
+    maxConcurrentVerifications: num(1, 'scrypt password verifications running at once; more get 429'),
+    maxVerificationsPerSecond: num(2, 'scrypt password verifications a second (a burst of as many); more get 429'),
+  },
+  demo: {
+    load: choice(['auto', 'true', 'false'], 'auto', 'load the demo ledger into an empty database (`auto`: the embedded database only)'),
+  },
+  cache: {
+    enabled: bool(true, 'the response cache: 200s kept for their cache-control max-age (see Response cache)'),
+    maxBytes: num(64 * 1024 * 1024, 'bound of the in-process cache (payloads, headers and keys)', { shown: '64 MiB' }),
+    maxEntryBytes: num(1024 * 1024, 'a larger response is not kept in the process (Redis may still share it)', { shown: '1 MiB' }),
+    redis: {
+      url: str('', '`redis://host:port[/db]` of a cache shared by every process; empty: none'),
+      keyPrefix: str('lqs:', 'prefix of every key (processes serving the same database share it)'),
+      timeoutMs: num(50, 'a Redis GET taking longer is abandoned and the request answered from the database'),
+      connectTimeoutMs: num(1_000, 'how long a connection attempt to Redis may take'),
+      backoffMs: num(1_000, 'after a failure or timeout Redis is left alone this long'),
+    },
+  },
+};
+
+export type Config = ConfigOf<typeof SETTINGS>;
+export type ConfigOverrides = OverridesOf<typeof SETTINGS>;
