@@ -20,7 +20,11 @@ export interface Config {
     dataDir: string;
     poolSize: number;
     statementTimeoutMs: number;
+    /** how long a statement waits for a lock before it fails (503); below statementTimeoutMs; 0: no limit of its own */
+    lockTimeoutMs: number;
     connectionTimeoutMs: number;
+    /** named (prepared) statements; false behind a pooler in transaction mode (PgBouncer pool_mode=transaction) */
+    preparedStatements: boolean;
     /** apply migrations at start-up (off for a read-only role on a database we did not create) */
     migrate: boolean;
     /** PostgreSQL URLs of streaming replicas that serve the reads (src/db/replicas.ts); empty: all on db.url */
@@ -134,7 +138,9 @@ export function defaultConfig(): Config {
       dataDir: './data',
       poolSize: 10,
       statementTimeoutMs: 20_000,
+      lockTimeoutMs: 2_000,
       connectionTimeoutMs: 3_000,
+      preparedStatements: true,
       migrate: true,
       replicas: [],
       maxReplicaLagMs: 5_000,
@@ -361,6 +367,11 @@ function validate(config: Config, origin: (path: string) => string): void {
   if (config.db.replicas.length > 0 && !config.db.url)
     throw new ConfigError(`${origin('db.replicas')}: read replicas need the primary's PostgreSQL URL in db.url (DATABASE_URL)`);
   for (const replica of config.db.replicas) postgresUrl('db.replicas', replica);
+  const { lockTimeoutMs, statementTimeoutMs } = config.db;
+  if (!Number.isFinite(lockTimeoutMs) || lockTimeoutMs < 0 || (statementTimeoutMs > 0 && lockTimeoutMs >= statementTimeoutMs))
+    throw new ConfigError(
+      `${origin('db.lockTimeoutMs')}: ${lockTimeoutMs} is not a number of milliseconds from 0 to below db.statementTimeoutMs (${statementTimeoutMs})`,
+    );
   for (const [path, value, min] of [
     ['db.maxReplicaLagMs', config.db.maxReplicaLagMs, 0],
     ['db.replicaCheckIntervalMs', config.db.replicaCheckIntervalMs, 10],

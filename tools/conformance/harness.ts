@@ -10,6 +10,7 @@ import type { Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
 import { addOptionalIndexes } from '../../src/db/optionalIndexes.js';
 import { openPglite } from '../../src/db/pglite.js';
+import type { PoolLogger } from '../../src/db/poolNotices.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import {
   createReaderRole,
@@ -39,7 +40,17 @@ export interface HarnessOptions {
   baseConfig?: Record<string, unknown>;
   logLevel?: string;
   /** pool settings (postgres backend) */
-  pool?: { size?: number; statementTimeoutMs?: number; connectionTimeoutMs?: number };
+  pool?: {
+    size?: number;
+    statementTimeoutMs?: number;
+    lockTimeoutMs?: number;
+    connectionTimeoutMs?: number;
+    preparedStatements?: boolean;
+    /** the pool's own log lines (waits, refused connections, named statements turned off) */
+    logger?: PoolLogger;
+  };
+  /** the app's database URL from the private database's (postgres backend), e.g. through a pooler; fixtures load directly */
+  appUrl?: (url: string) => string;
   /**
    * The schema of the private database (postgres backend; default `LQS_TEST_SCHEMA`, else the
    * project's). On `mirror` the app reads as a role that can only SELECT and never migrates, as an
@@ -87,7 +98,9 @@ export class Harness {
 
   private constructor(
     readonly app: FastifyInstance,
+    /** the fixtures' database (its owner); the app's is `appDb` */
     readonly db: Db,
+    readonly appDb: Db,
     readonly config: Config,
     readonly clock: SettableClock,
     private readonly base: Config,
@@ -111,8 +124,12 @@ export class Harness {
           url,
           poolSize: options.pool?.size ?? 4,
           statementTimeoutMs: options.pool?.statementTimeoutMs ?? 20_000,
+          lockTimeoutMs: options.pool?.lockTimeoutMs,
           connectionTimeoutMs: options.pool?.connectionTimeoutMs ?? 5_000,
+          preparedStatements: options.pool?.preparedStatements,
+          logger: options.pool?.logger,
         });
+      const appUrl = options.appUrl ?? ((url: string) => url);
       if (schema === 'mirror') {
         await loadMirrorSchema(scratch.url);
         if (options.optionalIndexes ?? process.env.LQS_TEST_OPTIONAL_INDEXES === 'true') {
@@ -121,7 +138,7 @@ export class Harness {
         }
         const reader = await createReaderRole(scratch, adminUrl);
         db = await open(scratch.url);
-        appDb = await open(reader.url);
+        appDb = await open(appUrl(reader.url));
         base.db.migrate = false;
         dropDatabase = async () => {
           await appDb.close();
@@ -129,9 +146,14 @@ export class Harness {
           await reader.drop();
         };
       } else {
-        db = appDb = await open(scratch.url);
+        db = await open(scratch.url);
         await migrate(db);
-        dropDatabase = scratch.drop;
+        const separate = options.appUrl ? await open(appUrl(scratch.url)) : null;
+        appDb = separate ?? db;
+        dropDatabase = async () => {
+          await separate?.close();
+          await scratch.drop();
+        };
       }
     } else {
       if (schema === 'mirror') throw new Error('the mirror schema needs the postgres backend');
@@ -149,7 +171,7 @@ export class Harness {
       cacheNow: options.cacheNow,
     });
     await app.ready();
-    harness = new Harness(app, db, config, clock, base, async () => {
+    harness = new Harness(app, db, appDb, config, clock, base, async () => {
       await app.close();
       await db.close();
       await dropDatabase();
