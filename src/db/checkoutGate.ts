@@ -3,13 +3,15 @@
  * wait here, in arrival order, up to the connection timeout. The pool may use `db.poolSize`
  * connections, or fewer once the server refused one more (PostgreSQL at max_connections, a pooler
  * with fewer server connections than the pool): then requests queue on the connections it has, as
- * a pooler does, instead of failing, and one more connection is tried again only after
- * GROW_RETRY_MS.
+ * a pooler does, instead of failing. One more connection is tried again after GROW_RETRY_MIN_MS,
+ * twice as late after each refusal that follows closely, up to GROW_RETRY_MAX_MS: an attempt costs
+ * the request that makes it up to the connection timeout when a pooler holds it.
  */
 import { DatabaseUnavailableError } from './db.js';
 
-/** How long the pool holds to the connections it has after the server refused one more. */
-export const GROW_RETRY_MS = 30_000;
+/** How long the pool holds to the connections it has after the server refused one more: at first, and at most. */
+export const GROW_RETRY_MIN_MS = 1_000;
+export const GROW_RETRY_MAX_MS = 30_000;
 
 /** Why a request waited: every connection the pool may open is busy, or the server refuses more. */
 export type WaitReason = 'pool full' | 'connection limit';
@@ -21,7 +23,8 @@ interface Waiter {
 
 export class CheckoutGate {
   private limit: number | null = null;
-  private limitedAt = 0;
+  private limitedAt = -Infinity;
+  private retryMs = GROW_RETRY_MIN_MS;
   private inUse = 0;
   private readonly waiters: Waiter[] = [];
   /** requests that had to wait, since start-up */
@@ -36,7 +39,7 @@ export class CheckoutGate {
 
   /** Connections the pool may use now. */
   capacity(): number {
-    if (this.limit !== null && this.nowMs() - this.limitedAt >= GROW_RETRY_MS) this.limit = null;
+    if (this.limit !== null && this.nowMs() - this.limitedAt >= this.retryMs) this.limit = null;
     return Math.min(this.size, this.limit ?? this.size);
   }
 
@@ -71,10 +74,13 @@ export class CheckoutGate {
     this.admitWaiting();
   }
 
-  /** The server refused a connection beyond the `open` ones: hold to those for GROW_RETRY_MS. */
+  /** The server refused a connection beyond the `open` ones: hold to those for a while. */
   limitTo(open: number): void {
+    const now = this.nowMs();
+    const soonAfter = now - this.limitedAt < 2 * this.retryMs;
+    this.retryMs = soonAfter ? Math.min(GROW_RETRY_MAX_MS, this.retryMs * 2) : GROW_RETRY_MIN_MS;
     this.limit = open;
-    this.limitedAt = this.nowMs();
+    this.limitedAt = now;
   }
 
   private admitWaiting(): void {
