@@ -380,16 +380,25 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
 /**
  * The readiness check's own connection, outside the pool: readiness answers for the database, not
  * for whether a request finds a free pooled connection (a locked table can hold them all).
+ * Concurrent checks share the one in flight: a connection runs one statement at a time.
  */
 class ReadinessConnection {
   private client: pg.Client | null = null;
+  private inFlight: Promise<void> | null = null;
 
   constructor(
     private readonly config: pg.ClientConfig,
     private readonly timeoutMs: number,
   ) {}
 
-  async ping(): Promise<void> {
+  ping(): Promise<void> {
+    this.inFlight ??= this.check().finally(() => {
+      this.inFlight = null;
+    });
+    return this.inFlight;
+  }
+
+  private async check(): Promise<void> {
     try {
       if (!this.client) {
         const client = new GuardedClient({ ...this.config, application_name: 'ledger-query-service readiness' });
