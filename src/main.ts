@@ -77,8 +77,8 @@ function program(): Command {
     .description("add the service's optional indexes to a mirror node database (CREATE INDEX CONCURRENTLY, idempotent)")
     .action(async () => {
       const { addOptionalIndexes } = await import('./db/optionalIndexes.js');
-      // building an index on a large table takes longer than any statement of the API
-      await onConfiguredDatabase({ migrate: false, statementTimeoutMs: 0 }, async (db) => {
+      // building an index on a large table takes longer than any statement of the API, and waits for the transactions under way
+      await onConfiguredDatabase({ migrate: false, statementTimeoutMs: 0, lockTimeoutMs: 0 }, async (db) => {
         await addOptionalIndexes(db, ({ name, table, outcome }) => console.log(`${outcome.padEnd(8)} ${name} on ${table}`));
       });
     });

@@ -102,6 +102,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
           if (pool.state === 'up') logger?.info(fields, 'database pool back in rotation');
           else logger?.warn(fields, 'database pool out of rotation');
         },
+        logger,
       ),
     );
     if (stopping) return;

@@ -66,6 +66,12 @@ function program(): Command {
         .choices(['project', 'mirror'])
         .default('project'),
     )
+    .addOption(
+      new Option('--pgbouncer <mode>', 'serve the cases through a private PgBouncer in this pool mode (postgres only)').choices([
+        'session',
+        'transaction',
+      ]),
+    )
     .option('--json <file>', 'write the results as JSON')
     .option('--filter <text>', 'run only the cases whose file or URL contains TEXT')
     .option('--quiet', 'print only failures and the summary')
@@ -77,6 +83,7 @@ function program(): Command {
         options: {
           backend: 'pglite' | 'postgres';
           schema: 'project' | 'mirror';
+          pgbouncer?: 'session' | 'transaction';
           json?: string;
           filter?: string;
           quiet?: boolean;
@@ -88,11 +95,13 @@ function program(): Command {
         if (chosen.length === 0) throw new UserError(`no spec folder given and ${DEFAULT_SPECS_DIR} does not exist`);
         for (const dir of chosen) if (!existsSync(dir)) throw new UserError(`spec folder ${dir} does not exist`);
         if (options.schema === 'mirror' && options.backend !== 'postgres') throw new UserError('--schema mirror needs --backend postgres');
+        if (options.pgbouncer && options.backend !== 'postgres') throw new UserError('--pgbouncer needs --backend postgres');
         const { runConformance } = await import('./conformance/runner.js');
         const summary = await runConformance({
           dirs: chosen,
           backend: options.backend,
           schema: options.schema,
+          pgbouncer: options.pgbouncer,
           json: options.json,
           filter: options.filter,
           quiet: options.quiet,

@@ -23,8 +23,11 @@ export interface Db extends Queryable {
   /** Reads the database's own types (domains, enums, their arrays) again; call after changing the schema. */
   refreshTypes(): Promise<void>;
   close(): Promise<void>;
-  /** The connection pool's state (PostgreSQL only): connections open, of them idle, and queries waiting for one. */
-  poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * The connection pool's state (PostgreSQL only): connections open, of them idle, queries waiting
+   * for one, and how many requests had to wait for one since start-up.
+   */
+  poolStats?(): PoolStats;
   /**
    * With read replicas (src/db/replicas.ts): the Db of the reads that must see the newest data (on
    * the primary, falling back to a replica only while the primary cannot be reached).
@@ -32,6 +35,13 @@ export interface Db extends Queryable {
   primary?(): Db;
   /** With read replicas: each pool's state, lag and traffic, the primary first. */
   pools?(): PoolReport[];
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  waits?: number;
 }
 
 /** One connection pool of a Db over a primary and its read replicas. */
@@ -68,7 +78,11 @@ const UNAVAILABLE_CODES = new Set([
   '57P02',
   '57P03',
   '57014',
+  // no more connections (max_connections, out of memory): only while the pool has none to queue on
   '53300',
+  '53400',
+  // a lock held beyond lock_timeout (DDL, VACUUM FULL on the table): try again later
+  '55P03',
   '08000',
   '08003',
   '08006',

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Db } from './db.js';
 import { openPglite } from './pglite.js';
+import type { PoolLogger } from './poolNotices.js';
 import { openPostgres } from './postgres.js';
 import { migrate } from './migrate.js';
 import { ReplicatedDb, type ReplicaOptions } from './replicas.js';
@@ -14,14 +15,18 @@ export async function openDatabase(
   config: Config,
   onError?: (err: Error) => void,
   onReplicaState?: ReplicaOptions['onStateChange'],
+  logger?: PoolLogger,
 ): Promise<Db> {
   const postgres = (url: string) =>
     openPostgres({
       url,
       poolSize: config.db.poolSize,
       statementTimeoutMs: config.db.statementTimeoutMs,
+      lockTimeoutMs: config.db.lockTimeoutMs,
       connectionTimeoutMs: config.db.connectionTimeoutMs,
+      preparedStatements: config.db.preparedStatements,
       onError,
+      logger,
     });
   const db = config.db.url ? await postgres(config.db.url) : await openPglite(config.db.dataDir);
   try {

@@ -7,7 +7,7 @@
  * at the first check that finds it answering within the bound. With no replica in rotation, reads go
  * to the primary. `primary()` is the Db of the reads that must see the newest data.
  */
-import { isDatabaseUnavailable, type Db, type PoolReport, type Queryable, type Row } from './db.js';
+import { isDatabaseUnavailable, type Db, type PoolReport, type PoolStats, type Queryable, type Row } from './db.js';
 
 export interface ReplicaOptions {
   /** replay lag beyond which a replica leaves the rotation */
@@ -213,14 +213,15 @@ export class ReplicatedDb implements Db {
   }
 
   /** The connections of all pools together. */
-  poolStats(): { total: number; idle: number; waiting: number } {
-    const sum = { total: 0, idle: 0, waiting: 0 };
+  poolStats(): PoolStats {
+    const sum = { total: 0, idle: 0, waiting: 0, waits: 0 };
     for (const pool of [this.main, ...this.replicas]) {
       const s = pool.db.poolStats?.();
       if (!s) continue;
       sum.total += s.total;
       sum.idle += s.idle;
       sum.waiting += s.waiting;
+      sum.waits += s.waits ?? 0;
     }
     return sum;
   }

@@ -81,6 +81,15 @@ export class ServiceMetrics {
       gauge('lqs_db_pool_connections', 'PostgreSQL connections open in the pool (with read replicas: in all pools)', (s) => s.total);
       gauge('lqs_db_pool_idle_connections', 'PostgreSQL connections open and idle in the pool', (s) => s.idle);
       gauge('lqs_db_pool_waiting_requests', 'Queries waiting for a pooled connection', (s) => s.waiting);
+      new Counter({
+        name: 'lqs_db_pool_waits_total',
+        help: 'Requests that waited for a pooled connection (every one busy, or the server refusing more connections)',
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(stats().waits ?? 0);
+        },
+      });
     }
     const pools = db?.pools?.bind(db);
     if (pools) {

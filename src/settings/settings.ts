@@ -157,6 +157,11 @@ export function validate(config: Config, origin: (path: string) => string): void
   }
   if (config.db.replicas.length > 0 && !config.db.url)
     throw new ConfigError(`${origin('db.replicas')}: read replicas need the primary's PostgreSQL URL in db.url (DATABASE_URL)`);
+  const { lockTimeoutMs, statementTimeoutMs } = config.db;
+  if (!Number.isFinite(lockTimeoutMs) || lockTimeoutMs < 0 || (statementTimeoutMs > 0 && lockTimeoutMs >= statementTimeoutMs))
+    throw new ConfigError(
+      `${origin('db.lockTimeoutMs')}: ${lockTimeoutMs} is not a number of milliseconds from 0 to below db.statementTimeoutMs (${statementTimeoutMs})`,
+    );
 }
 
 /** The defaults, frozen. */

@@ -29,6 +29,8 @@ async function startServe(databaseUrl: string): Promise<{ child: ChildProcess; u
       LQS_LOG_LEVEL: 'warn',
       LQS_DEMO_LOAD: 'false',
       LQS_CACHE_ENABLED: 'false',
+      // the requests in flight wait on a lock for as long as the test holds it
+      LQS_DB_LOCKTIMEOUTMS: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

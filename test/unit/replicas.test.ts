@@ -57,7 +57,7 @@ describe('ReplicatedDb', () => {
         ['replica2', 'up', 2],
       ],
     );
-    assert.deepEqual(db.poolStats(), { total: 3, idle: 3, waiting: 0 });
+    assert.deepEqual(db.poolStats(), { total: 3, idle: 3, waiting: 0, waits: 0 });
     await db.close();
   });
 

@@ -2,7 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { compare } from './compare.js';
-import type { SchemaKind } from '../db/scratch.js';
+import { startPgBouncer, type PoolMode } from '../db/pgbouncer.js';
+import { DEFAULT_ADMIN_URL, type SchemaKind } from '../db/scratch.js';
 import { Harness, REFERENCE_TEST_CONFIG, type Backend } from '../testApp/harness.js';
 import { findSpecFiles, loadCases, type ConformanceCase } from './spec.js';
 
@@ -15,6 +16,11 @@ export interface RunOptions {
   /** only cases whose name contains this text */
   filter?: string;
   quiet?: boolean;
+  /**
+   * Serve the cases through a private PgBouncer in this pool mode (postgres backend), with its
+   * default settings; in transaction mode the service runs with db.preparedStatements false.
+   */
+  pgbouncer?: PoolMode;
   out?: (line: string) => void;
 }
 
@@ -54,7 +60,20 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
   const selected = options.filter ? cases.filter((c) => c.name.includes(options.filter!)) : cases;
 
   const schema = options.schema ?? 'project';
-  const harness = await Harness.open({ backend: options.backend, schema, baseConfig: REFERENCE_TEST_CONFIG });
+  const bouncer = options.pgbouncer ? await startPgBouncer(process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL, options.pgbouncer) : null;
+  let harness: Harness;
+  try {
+    harness = await Harness.open({
+      backend: options.backend,
+      schema,
+      baseConfig: REFERENCE_TEST_CONFIG,
+      appUrl: bouncer ? (url) => bouncer.through(url) : undefined,
+      pool: { preparedStatements: options.pgbouncer !== 'transaction' },
+    });
+  } catch (err) {
+    await bouncer?.stop();
+    throw err;
+  }
   const summary: RunSummary = { backend: options.backend, schema, passed: 0, failed: 0, groups: {}, results: [] };
   try {
     for (const testCase of selected) {
@@ -74,10 +93,12 @@ export async function runConformance(options: RunOptions): Promise<RunSummary> {
     }
   } finally {
     await harness.close();
+    await bouncer?.stop();
   }
 
   out('');
-  out(`conformance on ${options.backend}${schema === 'mirror' ? ', mirror node schema, SELECT-only role' : ''}`);
+  const through = options.pgbouncer ? `, through PgBouncer in ${options.pgbouncer} mode` : '';
+  out(`conformance on ${options.backend}${schema === 'mirror' ? ', mirror node schema, SELECT-only role' : ''}${through}`);
   const width = Math.max(6, ...Object.keys(summary.groups).map((g) => g.length));
   out(`${'folder'.padEnd(width)}  passed  failed`);
   for (const [group, counts] of Object.entries(summary.groups).sort()) {

@@ -11,6 +11,7 @@ import type { Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
 import { addOptionalIndexes } from '../../src/db/optionalIndexes.js';
 import { openPglite } from './pglite.js';
+import type { PoolLogger } from '../../src/db/poolNotices.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import {
   createReaderRole,
@@ -55,7 +56,17 @@ export interface HarnessOptions {
   baseConfig?: Record<string, unknown>;
   logLevel?: string;
   /** pool settings (postgres backend) */
-  pool?: { size?: number; statementTimeoutMs?: number; connectionTimeoutMs?: number };
+  pool?: {
+    size?: number;
+    statementTimeoutMs?: number;
+    lockTimeoutMs?: number;
+    connectionTimeoutMs?: number;
+    preparedStatements?: boolean;
+    /** the pool's own log lines (waits, refused connections, named statements turned off) */
+    logger?: PoolLogger;
+  };
+  /** the app's database URL from the private database's (postgres backend), e.g. through a pooler; fixtures load directly */
+  appUrl?: (url: string) => string;
   /**
    * The schema of the private database (postgres backend; default `LQS_TEST_SCHEMA`, else the
    * project's). On `mirror` the app reads as a role that can only SELECT and never migrates, as an
@@ -104,7 +115,9 @@ export class Harness {
   private current: { app: FastifyInstance; config: Config };
 
   private constructor(
+    /** the fixtures' database (its owner); the app's is `appDb` */
     readonly db: Db,
+    readonly appDb: Db,
     readonly clock: SettableClock,
     private readonly base: Config,
     private readonly build: (config: Config) => Promise<FastifyInstance>,
@@ -127,8 +140,12 @@ export class Harness {
           url,
           poolSize: options.pool?.size ?? 4,
           statementTimeoutMs: options.pool?.statementTimeoutMs ?? 20_000,
+          lockTimeoutMs: options.pool?.lockTimeoutMs,
           connectionTimeoutMs: options.pool?.connectionTimeoutMs ?? 5_000,
+          preparedStatements: options.pool?.preparedStatements,
+          logger: options.pool?.logger,
         });
+      const appUrl = options.appUrl ?? ((url: string) => url);
       if (schema === 'mirror') {
         await loadMirrorSchema(scratch.url);
         if (options.optionalIndexes ?? process.env.LQS_TEST_OPTIONAL_INDEXES === 'true') {
@@ -137,7 +154,7 @@ export class Harness {
         }
         const reader = await createReaderRole(scratch, adminUrl);
         db = await open(scratch.url);
-        appDb = await open(reader.url);
+        appDb = await open(appUrl(reader.url));
         migrates = false;
         dropDatabase = async () => {
           await appDb.close();
@@ -145,9 +162,14 @@ export class Harness {
           await reader.drop();
         };
       } else {
-        db = appDb = await open(scratch.url);
+        db = await open(scratch.url);
         await migrate(db);
-        dropDatabase = scratch.drop;
+        const separate = options.appUrl ? await open(appUrl(scratch.url)) : null;
+        appDb = separate ?? db;
+        dropDatabase = async () => {
+          await separate?.close();
+          await scratch.drop();
+        };
       }
     } else {
       if (schema === 'mirror') throw new Error('the mirror schema needs the postgres backend');
@@ -165,7 +187,7 @@ export class Harness {
       await app.ready();
       return app;
     };
-    harness = new Harness(db, clock, base, build, async () => {
+    harness = new Harness(db, appDb, clock, base, build, async () => {
       for (const app of harness!.apps.values()) await app.close();
       await db.close();
       await dropDatabase();
