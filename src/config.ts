@@ -105,7 +105,7 @@ export interface Config {
   /** the response cache (src/http/responseCache.ts): 200s kept for their cache-control max-age */
   cache: {
     enabled: boolean;
-    /** bound of the in-process LRU (payloads, headers and keys) */
+    /** bound of the in-process LRU (payloads, keys and links, and a measured per-entry overhead) */
     maxBytes: number;
     /** a larger response is not kept in the process (it may still be shared through Redis) */
     maxEntryBytes: number;

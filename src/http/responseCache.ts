@@ -53,7 +53,7 @@ export type CacheSettings = Config['cache'];
  * slots, the Map entry, the key string's header, the entry object, the Buffer object with its
  * backing store's bookkeeping and allocator rounding (measured by tools/bench/cacheMemory.ts).
  */
-export const ENTRY_OVERHEAD_BYTES = 600;
+export const ENTRY_OVERHEAD_BYTES = 1150;
 
 function entrySize(key: string, entry: CachedResponse): number {
   const link = entry.headers.link;

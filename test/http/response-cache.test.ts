@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { Harness, REFERENCE_TEST_CONFIG } from '../../tools/conformance/harness.js';
-import { maxAgeOf } from '../../src/http/responseCache.js';
+import { ENTRY_OVERHEAD_BYTES, maxAgeOf } from '../../src/http/responseCache.js';
 import { backend } from '../support/harness.js';
 import { freePort } from '../support/privatePostgres.js';
 import { BLOCKS, appWithRedis, blocks, fetchRaw, hashOf, reachable, until } from '../support/responseCache.js';
@@ -146,9 +146,17 @@ describe('response cache', () => {
     const h = await Harness.open({ backend, baseConfig: { cache: { enabled: true, maxBytes: 4096 } } });
     try {
       await h.prepare(blocks(40));
-      for (let i = 0; i < 40; i++) assert.equal((await fetchRaw(h.app, `/api/v1/blocks/${i}`)).status, 200);
+      let smallest = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 40; i++) {
+        const res = await fetchRaw(h.app, `/api/v1/blocks/${i}`);
+        assert.equal(res.status, 200);
+        smallest = Math.min(smallest, res.body.length);
+      }
       const stats = h.app.responseCache!.snapshot();
       assert.ok(stats.bytes <= 4096 && stats.entries < 40 && stats.entries > 0, JSON.stringify(stats));
+      // an entry is charged what it costs the process, not its payload alone (tools/bench/cacheMemory.ts)
+      assert.ok(stats.bytes >= stats.entries * (smallest + ENTRY_OVERHEAD_BYTES), JSON.stringify(stats));
+      assert.ok(ENTRY_OVERHEAD_BYTES >= 1000);
     } finally {
       await h.close();
     }
@@ -173,8 +181,8 @@ describe('response cache shared through Redis', () => {
   it('shares entries between processes', { skip: !redisUp && 'no Redis on 127.0.0.1:6379' }, async () => {
     const prefix = `lqs-test:${randomUUID()}:`;
     const lines: string[] = [];
-    const a = await appWithRedis(h, 'redis://127.0.0.1:6379', lines, prefix);
-    const b = await appWithRedis(h, 'redis://127.0.0.1:6379', lines, prefix);
+    const a = await appWithRedis(h, 'redis://127.0.0.1:6379', lines, prefix, { timeoutMs: 2000 });
+    const b = await appWithRedis(h, 'redis://127.0.0.1:6379', lines, prefix, { timeoutMs: 2000 });
     try {
       await until(() => a.responseCache!.snapshot().redisErrors === 0 && (a.responseCache as any).redis.status === 'ready');
       await until(() => (b.responseCache as any).redis.status === 'ready');
