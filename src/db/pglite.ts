@@ -1,5 +1,6 @@
 import { PGlite, types } from '@electric-sql/pglite';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { UserError } from '../userError.js';
@@ -49,28 +50,85 @@ export function isInMemory(dataDir: string): boolean {
   return dataDir === '' || dataDir === IN_MEMORY;
 }
 
+/** Who holds a data directory's lock, recorded beside it (`<dir>.lock.owner`) as postmaster.pid does. */
+interface LockOwner {
+  pid: number;
+  hostname: string;
+  /** the process's start on Linux (/proc/<pid>/stat, clock ticks since boot): tells a reused pid apart */
+  started: string | null;
+}
+
+function startOf(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the fields after the command name (in parentheses, which may hold spaces); start time is the 22nd
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Whether the recorded holder of a lock is gone: on this host, and its pid is not running (or runs
+ * another process than the one that took the lock, or is this process, which does not hold it).
+ * Unknown (no record, another host, a record unread): not gone, and the lock's own staleness applies.
+ */
+function holderGone(ownerFile: string): boolean {
+  let owner: LockOwner;
+  try {
+    owner = JSON.parse(readFileSync(ownerFile, 'utf8')) as LockOwner;
+  } catch {
+    return false;
+  }
+  if (typeof owner.pid !== 'number' || owner.hostname !== hostname()) return false;
+  if (owner.pid === process.pid || !alive(owner.pid)) return true;
+  const started = startOf(owner.pid);
+  return owner.started !== null && started !== null && started !== owner.started;
+}
+
 /**
  * Takes the lock of a data directory (`<dir>.lock`, beside it), refusing when another process holds
  * it: PGlite has no lock of its own, and a second process on the same files corrupts them. The lock
- * is refreshed while held and counts as stale 10 s after its holder died.
+ * is refreshed while held and counts as stale 10 s after its last refresh; a lock whose recorded
+ * holder is no longer running on this host (killed, crashed) is free at once.
  */
 async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   const dir = resolve(dataDir);
+  const ownerFile = `${dir}.lock.owner`;
+  const options = {
+    stale: 10_000,
+    retries: 0,
+    realpath: false,
+    onCompromised: (err: Error) => process.emitWarning(`the lock of the data directory ${dir} was lost: ${err.message}`),
+  };
+  let release: () => Promise<void>;
   try {
-    return await lockfile.lock(dir, {
-      stale: 10_000,
-      retries: 0,
-      realpath: false,
-      onCompromised: (err) => process.emitWarning(`the lock of the data directory ${dir} was lost: ${err.message}`),
-    });
+    release = await lockfile.lock(dir, options);
   } catch (err) {
-    if ((err as { code?: string }).code === 'ELOCKED') {
+    if ((err as { code?: string }).code !== 'ELOCKED') throw err;
+    if (!holderGone(ownerFile)) {
       throw new UserError(
         `the data directory ${dir} (db.dataDir, LQS_DB_DATADIR) is in use by another process (lock ${dir}.lock); stop that process, or choose another directory or LQS_DB_DATADIR=memory`,
       );
     }
-    throw err;
+    rmSync(`${dir}.lock`, { recursive: true, force: true });
+    release = await lockfile.lock(dir, options);
   }
+  const owner: LockOwner = { pid: process.pid, hostname: hostname(), started: startOf(process.pid) };
+  writeFileSync(ownerFile, `${JSON.stringify(owner)}\n`);
+  return async () => {
+    rmSync(ownerFile, { force: true });
+    await release();
+  };
 }
 
 /**

@@ -4,11 +4,10 @@
  *
  * A request is looked up in the pipeline's `preHandler` (after the limits, CORS and every other
  * `onRequest` step, which run for a cached answer too) and, on a hit, answered with the stored
- * payload and the headers the route and the `onSend` steps before the store produced; on a miss
- * the response is stored in `onSend`, as a string, before ETag and compression change it. Only 200s are stored. The key is the method, the path as sent and the parsed query
- * in the caller's order (what the routes see: keys lower-cased, values decoded); it is not sorted,
- * as `links.next` repeats the caller's order of parameters. No request header changes a response
- * today; the Host header joins the key if `response.includeHostInLink` is set.
+ * payload and the route's `cache-control` and `link` (the other `onSend` steps set theirs again); on
+ * a miss the response is stored in `onSend`, as a string, before ETag and compression change it.
+ * Only JSON 200s of canonical URLs are stored (src/http/cacheKey.ts); entries read from Redis are
+ * validated first (src/http/cacheEntry.ts).
  *
  * Redis is never on a request's critical path for longer than `cache.redis.timeoutMs`: commands
  * fail at once while it is disconnected (no offline queue), a failure or timeout makes the process
@@ -16,21 +15,12 @@
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { Redis } from 'ioredis';
+import { Redis, ReplyError } from 'ioredis';
 import type { Config } from '../config.js';
-import { queryOf } from './query.js';
+import { CONTENT_TYPE, type CachedResponse, cachedHeaders, decodeSharedEntry, encodeSharedEntry, linkOf, maxAgeOf } from './cacheEntry.js';
+import { requestKey } from './cacheKey.js';
 
-export interface CachedResponse {
-  /** headers the route and the earlier onSend hooks set (not those of onRequest hooks) */
-  headers: Record<string, string | string[]>;
-  /**
-   * The payload's UTF-8 bytes: outside the JS heap and exactly sized. Kept as the serialiser's
-   * string, 64 MiB of answers grew the process by about 200 MB under the soak.
-   */
-  payload: Buffer;
-  /** wall-clock ms after which the entry is not served */
-  expiresAt: number;
-}
+export { type CachedResponse, maxAgeOf } from './cacheEntry.js';
 
 /**
  * The UTF-8 bytes of `text` in an allocation of their own: `Buffer.from` places small strings in a
@@ -42,38 +32,32 @@ function ownBytes(text: string): Buffer {
   return bytes;
 }
 
-/** An entry as Redis holds it (JSON). */
-interface SharedResponse {
-  headers: CachedResponse['headers'];
-  payload: string;
-  expiresAt: number;
-}
-
 export interface ResponseCacheStats {
   hits: number;
   redisHits: number;
   misses: number;
   stores: number;
   redisErrors: number;
+  /** entries read from Redis that were not in the shape the service writes: dropped, not served */
+  malformed: number;
+  /** stores Redis refused (e.g. OOM: it is full and evicts nothing) */
+  redisStoresRefused: number;
   bytes: number;
   entries: number;
 }
 
 export type CacheSettings = Config['cache'];
 
-const MAX_AGE = /(?:^|,)\s*max-age=(\d+)/i;
-
-/** The max-age of a `cache-control` value in seconds, or null (no-store, private or none). */
-export function maxAgeOf(cacheControl: unknown): number | null {
-  if (typeof cacheControl !== 'string' || /no-store|no-cache|private/i.test(cacheControl)) return null;
-  const m = MAX_AGE.exec(cacheControl);
-  return m ? Number(m[1]) : null;
-}
+/**
+ * What an entry costs the process beyond its key's and payload's bytes: the LRU's node and index
+ * slots, the Map entry, the key string's header, the entry object, the Buffer object with its
+ * backing store's bookkeeping and allocator rounding (measured by tools/bench/cacheMemory.ts).
+ */
+export const ENTRY_OVERHEAD_BYTES = 1150;
 
 function entrySize(key: string, entry: CachedResponse): number {
-  let n = key.length + entry.payload.length + 64;
-  for (const [k, v] of Object.entries(entry.headers)) n += k.length + (Array.isArray(v) ? v.join('').length : v.length) + 16;
-  return n;
+  const link = entry.headers.link;
+  return ENTRY_OVERHEAD_BYTES + key.length + entry.payload.length + (link === undefined ? 0 : link.length + 64);
 }
 
 export class ResponseCache {
@@ -81,10 +65,21 @@ export class ResponseCache {
   private readonly redis: Redis | null;
   private redisUsableAfter = 0;
   private redisDown = false;
+  private storesRefused = false;
   private closed = false;
   /** changed by clear(): entries written to Redis before a reload in this process are not read again */
   private epoch = 0;
-  readonly stats: ResponseCacheStats = { hits: 0, redisHits: 0, misses: 0, stores: 0, redisErrors: 0, bytes: 0, entries: 0 };
+  readonly stats: ResponseCacheStats = {
+    hits: 0,
+    redisHits: 0,
+    misses: 0,
+    stores: 0,
+    redisErrors: 0,
+    malformed: 0,
+    redisStoresRefused: 0,
+    bytes: 0,
+    entries: 0,
+  };
 
   constructor(
     private readonly settings: CacheSettings,
@@ -148,42 +143,80 @@ export class ResponseCache {
       this.local.delete(key);
     }
     if (this.redisUsable()) {
+      let text: string | null = null;
       try {
-        const text = await this.redis!.get(this.redisKey(key));
+        text = await this.redis!.get(this.redisKey(key));
         if (this.redisDown) {
           // answering again after a timeout (the connection stayed up, so no 'ready' event)
           this.redisDown = false;
           this.log.info('response cache: redis reachable again');
         }
-        if (text !== null) {
-          const shared = JSON.parse(text) as SharedResponse;
-          if (shared.expiresAt > this.now()) {
-            const entry: CachedResponse = { ...shared, payload: ownBytes(shared.payload) };
-            this.local.set(key, entry);
-            this.stats.hits++;
-            this.stats.redisHits++;
-            return entry;
-          }
-        }
       } catch (err) {
         this.markDown(err);
+      }
+      if (text !== null) {
+        // what Redis holds is not trusted: a malformed entry is dropped and counted, and Redis
+        // stays in use (it answered)
+        const shared = decodeSharedEntry(text, this.now());
+        if (shared === null) this.stats.malformed++;
+        else if (shared !== 'expired') {
+          const entry: CachedResponse = { headers: shared.headers, payload: ownBytes(shared.payload), expiresAt: shared.expiresAt };
+          this.local.set(key, entry);
+          this.stats.hits++;
+          this.stats.redisHits++;
+          return entry;
+        }
       }
     }
     this.stats.misses++;
     return undefined;
   }
 
-  set(key: string, headers: CachedResponse['headers'], payload: string, maxAgeSeconds: number): void {
-    if (maxAgeSeconds <= 0) return;
+  /**
+   * Keeps `payload` for `maxAgeSeconds`, with the headers of `headers` the cache restores
+   * (`cache-control` and `link`; `content-type` is always the JSON one).
+   */
+  set(key: string, headers: Readonly<Record<string, string | string[]>>, payload: string, maxAgeSeconds: number): void {
+    const cacheControl = headers['cache-control'];
+    if (maxAgeSeconds <= 0 || typeof cacheControl !== 'string') return;
+    const link = linkOf(headers);
+    // a link the cache could not restore as it was sent: not kept
+    if (link === undefined && headers.link !== undefined) return;
     const ttlMs = maxAgeSeconds * 1000;
     const expiresAt = this.now() + ttlMs;
-    this.local.set(key, { headers, payload: ownBytes(payload), expiresAt });
+    const kept = cachedHeaders(cacheControl, link);
+    this.local.set(key, { headers: kept, payload: ownBytes(payload), expiresAt });
     this.stats.stores++;
     if (this.redisUsable()) {
-      const shared: SharedResponse = { headers, payload, expiresAt };
       // not awaited: the response does not wait for Redis
-      this.redis!.set(this.redisKey(key), JSON.stringify(shared), 'PX', ttlMs).catch((err: unknown) => this.markDown(err));
+      this.redis!.set(this.redisKey(key), encodeSharedEntry(payload, expiresAt, kept), 'PX', ttlMs).then(
+        () => this.storeAccepted(),
+        (err: unknown) => this.storeFailed(err),
+      );
     }
+  }
+
+  /**
+   * A store that failed: Redis answered with an error (full: OOM with `maxmemory` and no eviction,
+   * or read-only) is reachable, so it is logged once while it keeps refusing and lookups go on; any
+   * other failure marks it down.
+   */
+  private storeFailed(err: unknown): void {
+    if (!(err instanceof ReplyError)) {
+      this.markDown(err);
+      return;
+    }
+    this.stats.redisStoresRefused++;
+    if (!this.storesRefused && !this.closed) {
+      this.storesRefused = true;
+      this.log.warn({ err }, 'response cache: redis refuses stores, entries are kept in the process only');
+    }
+  }
+
+  private storeAccepted(): void {
+    if (!this.storesRefused) return;
+    this.storesRefused = false;
+    this.log.info('response cache: redis accepts stores again');
   }
 
   /** Forgets every entry (a data reload): the local ones, and those in Redis for this process. */
@@ -210,18 +243,6 @@ declare module 'fastify' {
     /** the response cache, null when `cache.enabled` is false */
     responseCache: ResponseCache | null;
   }
-}
-
-function requestKey(request: FastifyRequest, config: Config): string | null {
-  if (request.method !== 'GET') return null;
-  const url = request.url;
-  if (!url.startsWith('/api/v1/') || url.startsWith('/api/v1/docs')) return null;
-  const query = queryOf(request);
-  if (query.error) return null;
-  const path = url.split('?', 1)[0]!;
-  const entries = JSON.stringify([...query.entries]);
-  const host = config.response.includeHostInLink ? ` ${request.headers.host ?? ''}` : '';
-  return `GET ${path}${host} ${entries}`;
 }
 
 /** What the pipeline keeps of a request the cache missed, until its response is stored. */
@@ -257,12 +278,13 @@ export async function serveCached(
  */
 export function storeResponse(cache: ResponseCache, miss: CacheMiss, reply: FastifyReply, payload: unknown): void {
   if (reply.statusCode !== 200 || typeof payload !== 'string' || reply.getHeader('content-encoding') !== undefined) return;
+  if (reply.getHeader('content-type') !== CONTENT_TYPE) return;
   const maxAge = maxAgeOf(reply.getHeader('cache-control'));
   if (maxAge === null) return;
-  const headers: CachedResponse['headers'] = {};
-  for (const [name, value] of Object.entries(reply.getHeaders())) {
-    if (miss.before.has(name) || value === undefined || name === 'content-length') continue;
-    headers[name] = Array.isArray(value) ? value.map(String) : String(value);
+  const headers: Record<string, string> = {};
+  for (const name of ['cache-control', 'link']) {
+    const value = reply.getHeader(name);
+    if (value !== undefined && !miss.before.has(name)) headers[name] = String(value);
   }
   cache.set(miss.key, headers, payload, maxAge);
 }

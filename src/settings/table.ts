@@ -131,7 +131,9 @@ export const SETTINGS = {
   },
   cache: {
     enabled: bool(true, 'the response cache: 200s kept for their cache-control max-age (see Response cache)'),
-    maxBytes: num(64 * 1024 * 1024, 'bound of the in-process cache (payloads, headers and keys)', { shown: '64 MiB' }),
+    maxBytes: num(64 * 1024 * 1024, 'bound of the in-process cache (payloads, keys and links, and a measured per-entry overhead)', {
+      shown: '64 MiB',
+    }),
     maxEntryBytes: num(1024 * 1024, 'a larger response is not kept in the process (Redis may still share it)', { shown: '1 MiB' }),
     redis: {
       url: str('', '`redis://host:port[/db]` of a cache shared by every process; empty: none'),

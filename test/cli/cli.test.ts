@@ -1,7 +1,8 @@
 /** The command lines (the service's and the tools') as a user sees them: help, refusals of bad command lines, and one-line failures. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -279,6 +280,36 @@ describe('command line', () => {
       } finally {
         await release();
       }
+    });
+
+    it('starts at once over the lock of a process that was killed, and refuses while it runs', async () => {
+      const data = join(dir, 'killed');
+      const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'warn' };
+      const serve = async () => {
+        const child = spawn(process.execPath, [MAIN, 'serve'], { env: { ...env, LQS_DB_DATADIR: data, PORT: '0' } });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (chunk) => (out += String(chunk)));
+        child.stderr.on('data', (chunk) => (err += String(chunk)));
+        let running = true;
+        const exited = new Promise<number | null>((resolve) =>
+          child.once('exit', (code) => {
+            running = false;
+            resolve(code);
+          }),
+        );
+        while (running && !out.includes('listening on')) await sleep(50);
+        const started = running;
+        assert.ok(started, `serve started: ${err}`);
+        return { child, exited };
+      };
+      const first = await serve();
+      assertOneLine(await lqs(['serve'], { LQS_DB_DATADIR: data, PORT: '0' }), /is in use by another process/);
+      first.child.kill('SIGKILL');
+      await first.exited;
+      const second = await serve();
+      second.child.kill('SIGTERM');
+      assert.equal(await second.exited, 0);
     });
 
     it('loads the demo ledger once, and says so the second time', async () => {

@@ -1,44 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
-import { configWith, type Config } from '../../src/config.js';
 import { Harness, REFERENCE_TEST_CONFIG } from '../../tools/testApp/harness.js';
-import { createLogger } from '../../src/logger.js';
-import { maxAgeOf } from '../../src/http/responseCache.js';
+import { ENTRY_OVERHEAD_BYTES, maxAgeOf } from '../../src/http/responseCache.js';
 import { backend } from '../support/harness.js';
 import { freePort } from '../support/privatePostgres.js';
-
-const BLOCKS = 12;
-const START = 1_676_540_001_000_000_000n;
-const hashOf = (i: number) => i.toString(16).padStart(2, '0').repeat(48);
-
-function blocks(count = BLOCKS) {
-  return {
-    recordFiles: Array.from({ length: count }, (_, i) => ({
-      index: i,
-      consensus_start: (START + BigInt(i) * 1000n).toString(),
-      consensus_end: (START + BigInt(i) * 1000n + 999n).toString(),
-      hash: hashOf(i),
-      prev_hash: i === 0 ? '0'.repeat(96) : hashOf(i - 1),
-      gas_used: i * 10,
-    })),
-  };
-}
-
-/**
- * What a client sees: status, every header and the body's bytes. The request id is the caller's, so
- * that two answers compare byte for byte (a generated one differs per request).
- */
-async function fetchRaw(app: FastifyInstance, url: string, headers: Record<string, string> = {}) {
-  const res = await app.inject({ method: 'GET', url, headers: { 'x-request-id': 'response-cache-test', ...headers } });
-  return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
-}
+import { BLOCKS, appWithRedis, blocks, fetchRaw, hashOf, reachable, until } from '../support/responseCache.js';
 
 const URLS = [
   '/api/v1/blocks?limit=2&order=asc',
@@ -146,13 +116,47 @@ describe('response cache', () => {
     assert.equal((await fetchRaw(cached.app, '/api/v1/blocks/11')).status, 404);
   });
 
+  it('keeps one entry per resource: aliases are answered from the database', async () => {
+    await cached.prepare(blocks());
+    const cache = cached.app.responseCache!;
+    const canonical = await fetchRaw(cached.app, '/api/v1/blocks/1');
+    const list = await fetchRaw(cached.app, '/api/v1/blocks?limit=1');
+    const entries = cache.snapshot().entries;
+    const aliases: [string, typeof canonical][] = [
+      ['/api/v1/blocks/0001', canonical],
+      ['/api/v1/blocks/1/', canonical],
+      ['/api/v1/blocks/%31', canonical],
+      ['/api/v1/blocks?&limit=1', list],
+      ['/api/v1/blocks?limit=1&', list],
+      ['/api/v1/blocks?limit=01', list],
+    ];
+    for (const [url, expected] of aliases) {
+      for (let i = 0; i < 2; i++) {
+        const res = await fetchRaw(cached.app, url);
+        assert.equal(res.status, 200, url);
+        assert.equal(JSON.parse(res.body.toString()).number ?? null, JSON.parse(expected.body.toString()).number ?? null, url);
+      }
+      const queries = await cached.captureQueries(() => fetchRaw(cached.app, url));
+      assert.ok(queries.length > 0, `${url}: not cached`);
+    }
+    assert.equal(cache.snapshot().entries, entries, 'no entry for an alias');
+  });
+
   it('stays within its byte bound', async () => {
     const h = await Harness.open({ backend, baseConfig: { cache: { enabled: true, maxBytes: 4096 } } });
     try {
       await h.prepare(blocks(40));
-      for (let i = 0; i < 40; i++) assert.equal((await fetchRaw(h.app, `/api/v1/blocks/${i}`)).status, 200);
+      let smallest = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 40; i++) {
+        const res = await fetchRaw(h.app, `/api/v1/blocks/${i}`);
+        assert.equal(res.status, 200);
+        smallest = Math.min(smallest, res.body.length);
+      }
       const stats = h.app.responseCache!.snapshot();
       assert.ok(stats.bytes <= 4096 && stats.entries < 40 && stats.entries > 0, JSON.stringify(stats));
+      // an entry is charged what it costs the process, not its payload alone (tools/bench/cacheMemory.ts)
+      assert.ok(stats.bytes >= stats.entries * (smallest + ENTRY_OVERHEAD_BYTES), JSON.stringify(stats));
+      assert.ok(ENTRY_OVERHEAD_BYTES >= 1000);
     } finally {
       await h.close();
     }
@@ -161,42 +165,6 @@ describe('response cache', () => {
 
 // ---------------------------------------------------------------------------------------------
 // Redis
-
-async function reachable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** An app over `db` with the cache's Redis at `url`, logging into `lines`. */
-async function appWithRedis(h: Harness, url: string, lines: string[], prefix: string): Promise<FastifyInstance> {
-  const config: Config = configWith(
-    { cache: { enabled: true, redis: { url, keyPrefix: prefix, timeoutMs: 50, backoffMs: 200, connectTimeoutMs: 200 } } },
-    configWith(REFERENCE_TEST_CONFIG),
-  );
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  const app = await buildApp({ config, db: h.db, clock: h.clock, logger: createLogger('warn', sink) });
-  await app.ready();
-  return app;
-}
-
-async function until(condition: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(20);
-  }
-}
 
 const redisUp = await reachable(6379);
 
@@ -213,8 +181,8 @@ describe('response cache shared through Redis', () => {
   it('shares entries between processes', { skip: !redisUp && 'no Redis on 127.0.0.1:6379' }, async () => {
     const prefix = `lqs-test:${randomUUID()}:`;
     const lines: string[] = [];
-    const a = await appWithRedis(h, 'redis://127.0.0.1:6379', lines, prefix);
-    const b = await appWithRedis(h, 'redis://127.0.0.1:6379', lines, prefix);
+    const a = await appWithRedis(h, 'redis://127.0.0.1:6379', lines, prefix, { timeoutMs: 2000 });
+    const b = await appWithRedis(h, 'redis://127.0.0.1:6379', lines, prefix, { timeoutMs: 2000 });
     try {
       await until(() => a.responseCache!.snapshot().redisErrors === 0 && (a.responseCache as any).redis.status === 'ready');
       await until(() => (b.responseCache as any).redis.status === 'ready');
