@@ -6,7 +6,7 @@ import type { Harness } from '../../tools/conformance/harness.js';
 import { get, useHarness } from '../support/harness.js';
 import { sequentialScans, sortedScansInGenericPlans } from '../support/plans.js';
 import { typedPageTuning } from '../../src/routes/accounts/transactions/typedPage.js';
-import { transferJoinTuning, type TransferJoin } from '../../src/routes/accounts/transactions/queries.js';
+import { transferJoinTuning, type TransferJoin } from '../../src/routes/accounts/transactions/transferJoinPlanner.js';
 
 const ACCOUNTS = 20_000;
 const TRANSACTIONS = 100_000;
