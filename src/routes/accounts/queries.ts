@@ -94,8 +94,8 @@ export async function findCurrentAccountState(db: Queryable, ref: AccountRef, to
 /**
  * The latest version in a history table valid in the range, found by walking its
  * `(id, lower(timestamp_range))` index backwards from the newest version and stopping at the first
- * that qualifies: ordering by the range itself made every version of a busy account be read and
- * sorted (62 for the bench's whale). Versions start where the previous one ended, so their lower
+ * that qualifies: ordering by the range itself reads and sorts every version of a busy account.
+ * Versions start where the previous one ended, so their lower
  * bounds are distinct and always present (`[from, to)`). The current table has one row per id.
  */
 const LATEST_VERSION = 'order by lower(timestamp_range) desc limit 1';
@@ -111,7 +111,7 @@ const monthStartOf = (ns: string) =>
  * token balance from the start of that snapshot's month up to it. Each latest row is a max()
  * grouped by its key (a token's balance is the second element of the greatest [timestamp, balance]
  * pair, timestamps being distinct per token): on the partitioned balance tables of a mirror node
- * database, `order by … limit 1` had prepared plans sort the rows of every partition (empty ones
+ * database, `order by … limit 1` lets prepared plans sort the rows of every partition (empty ones
  * scanned sequentially look cheapest) instead of reading one partition's index in order.
  */
 export async function findAccountStateAt(
