@@ -59,16 +59,17 @@ const blocksSql = statementShape(
   },
 );
 
+const BY_NUMBER_SQL = `select ${COLUMNS} from record_file where index = $1 limit 2`;
+
 export async function findBlocksByNumber(db: Queryable, number: bigint): Promise<RecordFileRow[]> {
-  return db.query<RecordFileRow>(`select ${COLUMNS} from record_file where index = $1 limit 2`, [number]);
+  return db.query<RecordFileRow>(BY_NUMBER_SQL, [number]);
 }
+
+const BY_HASH_PREFIX_SQL = `select ${COLUMNS} from record_file
+     where hash collate "C" >= $1 and hash collate "C" < $1 || '~' and starts_with(hash, $1)
+     limit 2`;
 
 /** Blocks whose hash starts with `prefix` (lower-case hex); the range keeps it on the hash index. */
 export async function findBlocksByHashPrefix(db: Queryable, prefix: string): Promise<RecordFileRow[]> {
-  return db.query<RecordFileRow>(
-    `select ${COLUMNS} from record_file
-     where hash collate "C" >= $1 and hash collate "C" < $1 || '~' and starts_with(hash, $1)
-     limit 2`,
-    [prefix],
-  );
+  return db.query<RecordFileRow>(BY_HASH_PREFIX_SQL, [prefix]);
 }

@@ -88,9 +88,11 @@ export function byEvmAddress(timestamp: bigint, address: Uint8Array): ExecutionL
   return { kind: 'evm address', values: [timestamp, address] };
 }
 
+const CONTRACT_IDS_BY_EVM_ADDRESS_SQL = `${HOLDERS_OF('$1')} limit 2`;
+
 /** Live contracts and accounts holding this EVM address; at most two, to detect ambiguity. */
 export async function findContractIdsByEvmAddress(db: Queryable, address: Uint8Array): Promise<bigint[]> {
-  const rows = await db.query<{ id: bigint }>(`${HOLDERS_OF('$1')} limit 2`, [address]);
+  const rows = await db.query<{ id: bigint }>(CONTRACT_IDS_BY_EVM_ADDRESS_SQL, [address]);
   return rows.map((r) => r.id);
 }
 
