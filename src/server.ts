@@ -4,9 +4,7 @@
  * and each worker runs this same function to serve the public listener.
  */
 import cluster from 'node:cluster';
-import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
-import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildAdminApp } from './admin/app.js';
 import { buildApp } from './app.js';
@@ -17,6 +15,7 @@ import { openDatabase } from './db/open.js';
 import { loadDemoLedger, demoExampleUrls, isDemoLedger } from './demo/ledger.js';
 import { missingSchema } from './db/schemaRequirements.js';
 import { OutageLog } from './http/outageLog.js';
+import { listeningUrl, startupBanner } from './startupBanner.js';
 import { UserError } from './userError.js';
 import { createLogger } from './logger.js';
 import { ServiceMetrics } from './http/metrics.js';
@@ -147,19 +146,8 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
     const examples = demo || (await during(isDemoLedger(db, config))) ? demoExampleUrls() : [];
     if (stopping) return;
     if (worker) return announceReady({ url: base, backend: db.backend, examples });
-    const admin = listeners.adminUrl
-      ? `  Admin listener: ${listeners.adminUrl} (POST ${listeners.adminUrl}/change-log-level, HTTP Basic auth)`
-      : '  Admin listener: disabled (admin.enabled)';
     if (!listeners.adminUrl) logger.info('admin listener disabled (admin.enabled is false)');
-    process.stdout.write(
-      [
-        `Ledger Query Service listening on ${base} (${db.backend})`,
-        `  API description: ${base}/api/v1/docs`,
-        admin,
-        ...examples.map((u) => `  ${base}${u}`),
-        '',
-      ].join('\n'),
-    );
+    process.stdout.write(startupBanner({ base, backend: db.backend, adminUrl: listeners.adminUrl, examples, workers: null }));
   } catch (err) {
     // a step cut short by the shutdown under way is not a failed start-up
     if (stopping) return;
@@ -181,13 +169,6 @@ export interface Listeners {
   adminUrl: string | null;
   /** stops both listeners and waits for running handlers (not the database) */
   close(): Promise<void>;
-}
-
-/** The URL a listening app answers on (a wildcard address shown as localhost). */
-function listeningUrl(app: FastifyInstance): string {
-  const { address, port, family } = app.server.address() as AddressInfo;
-  const host = address === '0.0.0.0' || address === '::' ? 'localhost' : family === 'IPv6' ? `[${address}]` : address;
-  return `http://${host}:${port}`;
 }
 
 /** Builds the public app and the admin app over one root logger and listens on both ports. */
@@ -213,5 +194,5 @@ export async function startListeners(options: {
     await close();
     throw err;
   }
-  return { publicUrl: listeningUrl(app), adminUrl: admin ? listeningUrl(admin) : null, close };
+  return { publicUrl: listeningUrl(app.server), adminUrl: admin ? listeningUrl(admin.server) : null, close };
 }

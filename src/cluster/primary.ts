@@ -5,13 +5,13 @@
  * the shared port (src/cluster/worker.ts), passes a log level change on to every worker, answers
  * their metrics scrapes with the sum over all of them, and stops them on SIGTERM or SIGINT.
  */
-import type { AddressInfo } from 'node:net';
 import type { Worker } from 'node:cluster';
 import { AggregatorRegistry, type PrometheusContentType } from 'prom-client';
 import type { Logger } from 'pino';
 import { buildAdminApp } from '../admin/app.js';
 import type { Config } from '../config.js';
 import { createLogger, currentLogLevel } from '../logger.js';
+import { listeningUrl, startupBanner } from '../startupBanner.js';
 import { UserError } from '../userError.js';
 import { createSupervisor, WorkerStartError, type WorkerMessage } from './supervisor.js';
 import { LOG_LEVEL_MESSAGE, METRICS_REPLY, METRICS_REQUEST, type WorkerReady } from './messages.js';
@@ -81,22 +81,14 @@ export async function servePrimary(config: Config, workers: number): Promise<voi
   }
   if (stopping) return;
 
-  const base = ready.url;
-  let adminLine = '  Admin listener: disabled (admin.enabled)';
-  if (admin) {
-    const { address, port } = admin.server.address() as AddressInfo;
-    const adminUrl = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
-    adminLine = `  Admin listener: ${adminUrl} (POST ${adminUrl}/change-log-level, HTTP Basic auth)`;
-  } else {
-    logger.info('admin listener disabled (admin.enabled is false)');
-  }
+  if (!admin) logger.info('admin listener disabled (admin.enabled is false)');
   process.stdout.write(
-    [
-      `Ledger Query Service listening on ${base} (${ready.backend}, ${workers} worker processes)`,
-      `  API description: ${base}/api/v1/docs`,
-      adminLine,
-      ...ready.examples.map((u) => `  ${base}${u}`),
-      '',
-    ].join('\n'),
+    startupBanner({
+      base: ready.url,
+      backend: ready.backend,
+      adminUrl: admin ? listeningUrl(admin.server) : null,
+      examples: ready.examples,
+      workers,
+    }),
   );
 }

@@ -43,7 +43,8 @@ const OPEN_BRACE = 123;
  * PostgreSQL quotes every element that holds a comma, brace, quote, backslash or white space, is
  * empty or reads NULL: a literal without quotes and without nested braces is therefore a plain
  * comma-separated list in which an unquoted NULL is the null element. The general array parsers
- * read a literal character by character in JavaScript, ~50 µs for the logs of one contract result.
+ * read a literal character by character in JavaScript, which the logs of a contract result make
+ * costly (tools/bench/README.md).
  */
 export function splittingArrayParser(element: (text: string) => unknown, general: TextParser): TextParser {
   return (text) => {

@@ -14,11 +14,6 @@ export function toHex(bytes: Bytes | null | undefined): string {
   return '0x' + hexOf(bytes);
 }
 
-/** Like toHex, but null for NULL. */
-export function toHexOrNull(bytes: Bytes | null | undefined): string | null {
-  return bytes === null || bytes === undefined ? null : toHex(bytes);
-}
-
 /** `0x` + hex the database rendered (`encode(column, 'hex')`) left-padded to at least `digits`; empty gives `0x`. */
 export function padHex(hex: string, digits: number): string {
   return hex === '' ? '0x' : '0x' + hex.padStart(digits, '0');

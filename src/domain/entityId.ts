@@ -72,10 +72,6 @@ export function evmAddressRef(hex40: string, system: ShardRealm): EntityRef {
   return { kind: 'evm', address: Buffer.from(lower, 'hex') };
 }
 
-export function isLongZeroAddress(hex40: string): boolean {
-  return evmAddressRef(hex40, { shard: 0n, realm: 0n }).kind === 'id';
-}
-
 /** The long-zero EVM address of an encoded id: `0x` + its num as 40 hex digits (shard and realm ignored); null for NULL or num 0. */
 export function longZeroAddress(encoded: bigint | null | undefined): string | null {
   const num = entityNum(encoded);

@@ -90,8 +90,6 @@ export const EXTRA_TRANSACTION_TYPE_NAMES: ReadonlySet<string> = new Set(['NODE'
 
 export const KNOWN_TRANSACTION_TYPE_IDS: readonly number[] = [...IDS.values()];
 
-export const TRANSACTION_TYPE_NAMES: readonly string[] = [...IDS.keys(), ...EXTRA_TRANSACTION_TYPE_NAMES].sort();
-
 /** Type ids by name, for code that writes transactions of these types. */
 export const TransactionType = {
   CONTRACTCALL: 7,

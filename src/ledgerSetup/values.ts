@@ -143,9 +143,3 @@ export function range(v: unknown, fallback: string): string {
 export function isHistoryRange(rangeText: string): boolean {
   return !rangeText.endsWith(',)');
 }
-
-/** Lower bound of a range text such as `[123,)` or `[1, 2)`. */
-export function rangeLower(rangeText: string): bigint | null {
-  const m = /^[[(]\s*(-?\d*)\s*,/.exec(rangeText);
-  return m?.[1] ? BigInt(m[1]) : null;
-}

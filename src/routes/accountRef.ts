@@ -23,9 +23,11 @@ const LIVE_ENTITY = {
   alias: (placeholder: string) => `alias = ${placeholder} and coalesce(deleted, false) <> true`,
 };
 
+const IDS_BY_EVM_ADDRESS_SQL = `select id from entity where ${LIVE_ENTITY.evm('$1')} limit 2`;
+
 /** Entities with this EVM address that are not deleted (a NULL `deleted` does not count as live). */
 export async function findIdsByEvmAddress(db: Queryable, address: Uint8Array): Promise<{ id: bigint }[]> {
-  return db.query<{ id: bigint }>(`select id from entity where ${LIVE_ENTITY.evm('$1')} limit 2`, [address]);
+  return db.query<{ id: bigint }>(IDS_BY_EVM_ADDRESS_SQL, [address]);
 }
 
 /** The alias bytes of `shard.realm.ALIAS`, `realm.ALIAS` or `ALIAS` text, or null when it is not one. */

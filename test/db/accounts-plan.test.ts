@@ -5,7 +5,7 @@ import { formatTimestamp } from '../../src/domain/timestamp.js';
 import type { Harness } from '../../tools/testApp/harness.js';
 import { get, useHarness } from '../support/harness.js';
 import { sequentialScans, sortedScansInGenericPlans } from '../support/plans.js';
-import type { TransferJoin } from '../../src/routes/accounts/transactions/queries.js';
+import type { TransferJoin } from '../../src/routes/accounts/transactions/transferJoinPlanner.js';
 
 const ACCOUNTS = 20_000;
 const TRANSACTIONS = 100_000;

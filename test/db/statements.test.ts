@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { arraysOf, SqlParams, statementText } from '../../src/db/statements.js';
+import { arraysOf, shapeKey, SqlParams, statementShape } from '../../src/db/statements.js';
 import { useHarness } from '../support/harness.js';
 
 describe('statement assembly', () => {
@@ -12,14 +12,43 @@ describe('statement assembly', () => {
     assert.deepEqual(params.values, [5n, 'x', null]);
   });
 
-  it('assembles a shape once and returns the same text for its key', () => {
+  it('assembles a shape once and returns the same string object for it', () => {
     let builds = 0;
-    const build = () => `select ${++builds} as n`;
-    const first = statementText('statements test shape', build);
-    const again = statementText('statements test shape', build);
+    const build = statementShape((order: 'asc' | 'desc', p: { account: string; limit: string }) => {
+      builds++;
+      return `select * from t where a = ${p.account} order by ts ${order} limit ${p.limit}`;
+    });
+    const first = build('desc', { account: '$1', limit: '$2' });
+    // a copy of the arguments, with the object's keys in another order, is the same shape
+    const again = build('desc', { limit: '$2', account: '$1' });
     assert.equal(builds, 1);
-    assert.equal(again, first);
-    assert.notEqual(statementText('statements test other shape', build), first);
+    assert.ok(Object.is(again, first));
+  });
+
+  it('never gives two shapes one text', () => {
+    const build = statementShape(
+      (order: string, p: { account: string; limit: string }, excluded: boolean) =>
+        `select * from t where a = ${p.account}${excluded ? ' and a <> 98' : ''} order by ts ${order} limit ${p.limit}`,
+    );
+    const shapes: [string, { account: string; limit: string }, boolean][] = [
+      ['desc', { account: '$1', limit: '$2' }, false],
+      ['asc', { account: '$1', limit: '$2' }, false],
+      ['desc', { account: '$2', limit: '$1' }, false],
+      ['desc', { account: '$1', limit: '$2' }, true],
+    ];
+    const texts = shapes.map((args) => build(...args));
+    assert.equal(new Set(texts).size, 4);
+    // and two builders never share a cache, even with the same arguments
+    const other = statementShape((order: string) => `select ${order}`);
+    assert.equal(other('desc'), 'select desc');
+  });
+
+  it('refuses values in a shape: they travel as parameters', () => {
+    const build = statementShape((x: unknown) => `select ${String(x)}`);
+    for (const value of [42n, Buffer.from('ab'), new Uint8Array([1]), new Date(0), 1.5, undefined, () => 1, { id: 7n }, [[1n]]]) {
+      assert.throws(() => build(value), TypeError, String(value));
+    }
+    assert.equal(shapeKey(['$1', 'desc', true, null, 3, [{ b: '$2', a: 'eq' }]]), '["$1","desc",true,null,3,[{"a":"eq","b":"$2"}]]');
   });
 
   it('aggregates a sorted subquery into arrays that line up in its order', async () => {

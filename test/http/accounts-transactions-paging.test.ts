@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatTimestamp } from '../../src/domain/timestamp.js';
-import type { TransferJoin } from '../../src/routes/accounts/transactions/queries.js';
+import type { TransferJoin } from '../../src/routes/accounts/transactions/transferJoinPlanner.js';
 import { accountTransactionPages, SECOND, account8, many, ns, timestampsOf, ts } from '../support/accountTransactions.js';
 import { get, useHarness } from '../support/harness.js';
 

@@ -4,7 +4,7 @@
  * account id (primary keys and the history tables' (id, lower(timestamp_range)) indexes).
  */
 import type { Queryable } from '../../db/db.js';
-import { arraysOf, SqlParams, statementText } from '../../db/statements.js';
+import { arraysOf, SqlParams, statementShape } from '../../db/statements.js';
 import { accountIdSql, type AccountRef } from '../accountRef.js';
 import { versionConditions } from './versionConditions.js';
 import type { SnapshotWindow, TimestampRange } from './timestampRange.js';
@@ -74,27 +74,28 @@ export interface AccountStateAtRow extends AccountStateRow {
 /** Token id and balance arrays of `rows`, a query of `token_ids` and `token_balances` (one id and balance per row) in token id order. */
 const tokenArrays = (rows: string) => arraysOf(rows, ['token_ids', 'token_balances']);
 
+/** `resolve`: the account's accountIdSql; `limit`: the placeholder of the token limit. */
+const currentStateSql = statementShape(
+  (resolve: string, limit: string) => `select r.matches, e.*, es.pending_reward, es.end_stake_period, tb.token_ids, tb.token_balances
+  from (${resolve}) r
+  left join lateral (select ${ENTITY_COLUMNS} from entity where id = r.id and ${IS_ACCOUNT}) e on true
+  left join entity_stake es on es.id = e.id
+  left join lateral (${tokenArrays(`select token_id as token_ids, balance as token_balances from token_account where account_id = e.id and associated is true order by token_id limit ${limit}`)}) tb on true`,
+);
+
 /** The current version of the account with its current staking row and its associated tokens' balances. */
 export async function findCurrentAccountState(db: Queryable, ref: AccountRef, tokenLimit: number): Promise<Resolved<AccountStateRow>> {
   const params = new SqlParams();
   const resolve = accountIdSql(ref, params);
   const limit = params.add(tokenLimit);
-  const sql = statementText(
-    `account state ${ref.kind}`,
-    () => `select r.matches, e.*, es.pending_reward, es.end_stake_period, tb.token_ids, tb.token_balances
-  from (${resolve}) r
-  left join lateral (select ${ENTITY_COLUMNS} from entity where id = r.id and ${IS_ACCOUNT}) e on true
-  left join entity_stake es on es.id = e.id
-  left join lateral (${tokenArrays(`select token_id as token_ids, balance as token_balances from token_account where account_id = e.id and associated is true order by token_id limit ${limit}`)}) tb on true`,
-  );
-  return resolvedOf(await db.query<ResolvedRow<AccountStateRow>>(sql, params.values));
+  return resolvedOf(await db.query<ResolvedRow<AccountStateRow>>(currentStateSql(resolve, limit), params.values));
 }
 
 /**
  * The latest version in a history table valid in the range, found by walking its
  * `(id, lower(timestamp_range))` index backwards from the newest version and stopping at the first
- * that qualifies: ordering by the range itself made every version of a busy account be read and
- * sorted (62 for the bench's whale). Versions start where the previous one ended, so their lower
+ * that qualifies: ordering by the range itself reads and sorts every version of a busy account.
+ * Versions start where the previous one ended, so their lower
  * bounds are distinct and always present (`[from, to)`). The current table has one row per id.
  */
 const LATEST_VERSION = 'order by lower(timestamp_range) desc limit 1';
@@ -110,7 +111,7 @@ const monthStartOf = (ns: string) =>
  * token balance from the start of that snapshot's month up to it. Each latest row is a max()
  * grouped by its key (a token's balance is the second element of the greatest [timestamp, balance]
  * pair, timestamps being distinct per token): on the partitioned balance tables of a mirror node
- * database, `order by … limit 1` had prepared plans sort the rows of every partition (empty ones
+ * database, `order by … limit 1` lets prepared plans sort the rows of every partition (empty ones
  * scanned sequentially look cheapest) instead of reading one partition's index in order.
  */
 export async function findAccountStateAt(
@@ -128,9 +129,30 @@ export async function findAccountStateAt(
   const snapshotSql = snapshot
     ? snapshotTimestampSql(snapshot.treasury, snapshot.window, params)
     : 'select null::bigint as consensus_timestamp';
-  const from = monthStartOf('s.consensus_timestamp');
   const rows = await db.query<ResolvedRow<AccountStateAtRow>>(
-    `select r.matches, e.*, es.pending_reward, es.end_stake_period, s.consensus_timestamp as snapshot_timestamp, b.balance as snapshot_balance,
+    stateAtSql({ resolve, entityWhere, stakeWhere, snapshot: snapshotSql, limit }),
+    params.values,
+  );
+  return resolvedOf(rows);
+}
+
+/** The statement of findAccountStateAt from its parts (SQL fragments and placeholders, no values). */
+const stateAtSql = statementShape(
+  ({
+    resolve,
+    entityWhere,
+    stakeWhere,
+    snapshot,
+    limit,
+  }: {
+    resolve: string;
+    entityWhere: string;
+    stakeWhere: string;
+    snapshot: string;
+    limit: string;
+  }) => {
+    const from = monthStartOf('s.consensus_timestamp');
+    return `select r.matches, e.*, es.pending_reward, es.end_stake_period, s.consensus_timestamp as snapshot_timestamp, b.balance as snapshot_balance,
        tb.token_ids, tb.token_balances
      from (${resolve}) r
      left join lateral (
@@ -147,7 +169,7 @@ export async function findAccountStateAt(
        order by timestamp_range desc
        limit 1
      ) es on true
-     left join (${snapshotSql}) s on true
+     left join (${snapshot}) s on true
      left join lateral (
        select max(consensus_timestamp) as consensus_timestamp from account_balance
        where account_id = r.id and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
@@ -159,11 +181,9 @@ export async function findAccountStateAt(
      left join lateral (${tokenArrays(`select token_id as token_ids, (max(array[consensus_timestamp::bigint, balance::bigint]))[2] as token_balances
        from token_balance
        where account_id = r.id and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
-       group by token_id order by token_id limit ${limit}`)}) tb on true`,
-    params.values,
-  );
-  return resolvedOf(rows);
-}
+       group by token_id order by token_id limit ${limit}`)}) tb on true`;
+  },
+);
 
 /** The latest balance snapshot in the window: a time at which the treasury has a row. */
 function snapshotTimestampSql(treasury: bigint, window: SnapshotWindow, params: SqlParams): string {

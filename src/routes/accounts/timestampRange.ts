@@ -6,6 +6,7 @@
  */
 import type { Operator } from '../../http/filters.js';
 import type { Order } from '../../http/params.js';
+import { tightestBounds } from '../../domain/bounds.js';
 import { MAX_INT64, MIN_INT64, formatTimestamp, monthStartNs } from '../../domain/timestamp.js';
 
 export interface TimestampRange {
@@ -18,30 +19,8 @@ export interface TimestampRange {
 }
 
 export function foldTimestampFilters(filters: readonly { operator: Operator; value: bigint }[]): TimestampRange {
-  const range: TimestampRange = { lower: null, upper: null, eq: [], ne: [] };
-  for (const { operator, value } of filters) {
-    switch (operator) {
-      case 'eq':
-        if (!range.eq.includes(value)) range.eq.push(value);
-        break;
-      case 'ne':
-        if (!range.ne.includes(value)) range.ne.push(value);
-        break;
-      case 'gt':
-      case 'gte': {
-        const bound = operator === 'gt' ? value + 1n : value;
-        range.lower = range.lower === null || bound > range.lower ? bound : range.lower;
-        break;
-      }
-      case 'lt':
-      case 'lte': {
-        const bound = operator === 'lt' ? value - 1n : value;
-        range.upper = range.upper === null || bound < range.upper ? bound : range.upper;
-        break;
-      }
-    }
-  }
-  return range;
+  const valuesOf = (operator: Operator) => [...new Set(filters.filter((f) => f.operator === operator).map((f) => f.value))];
+  return { ...tightestBounds(filters), eq: valuesOf('eq'), ne: valuesOf('ne') };
 }
 
 /** Both bounds given and the upper below the lower: the reference answers 404 `Timestamp range is empty`. */

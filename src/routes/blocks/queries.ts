@@ -1,6 +1,6 @@
 /** SQL of the blocks endpoints; `record_file` rows, index-backed on consensus_end (PK), index and hash. */
 import type { Queryable } from '../../db/db.js';
-import { SqlParams } from '../../db/statements.js';
+import { SqlParams, statementShape, type SqlOperator } from '../../db/statements.js';
 import type { Order } from '../../http/params.js';
 
 export interface RecordFileRow {
@@ -24,7 +24,6 @@ const COLUMNS = `consensus_start, consensus_end, count, gas_used, hapi_version_m
   hapi_version_patch, hash, index, encode(logs_bloom, 'hex') as logs_bloom, name, prev_hash, coalesce(size, length(bytes)) as size`;
 
 export type BlockColumn = 'index' | 'consensus_end';
-export type SqlOperator = '=' | '!=' | '<' | '<=' | '>' | '>=';
 
 export interface BlockCondition {
   column: BlockColumn;
@@ -40,24 +39,37 @@ export async function findBlocks(
   limit: number,
 ): Promise<RecordFileRow[]> {
   const params = new SqlParams();
-  const where = conditions.map((c) => `${c.column} ${c.operator} ${params.add(c.value)}`);
-  const sql = `select ${COLUMNS} from record_file
-    ${where.length ? 'where ' + where.join(' and ') : ''}
-    order by ${orderBy} ${order}
-    limit ${params.add(limit)}`;
-  return db.query<RecordFileRow>(sql, params.values);
+  const where = conditions.map(({ column, operator, value }) => ({ column, operator, value: params.add(value) }));
+  return db.query<RecordFileRow>(blocksSql(where, orderBy, order, params.add(limit)), params.values);
 }
 
+/** The list statement; each condition's `value` and `limit` are placeholders. */
+const blocksSql = statementShape(
+  (
+    conditions: readonly { column: BlockColumn; operator: SqlOperator; value: string }[],
+    orderBy: BlockColumn,
+    order: Order,
+    limit: string,
+  ) => {
+    const where = conditions.map((c) => `${c.column} ${c.operator} ${c.value}`);
+    return `select ${COLUMNS} from record_file
+    ${where.length ? 'where ' + where.join(' and ') : ''}
+    order by ${orderBy} ${order}
+    limit ${limit}`;
+  },
+);
+
+const BY_NUMBER_SQL = `select ${COLUMNS} from record_file where index = $1 limit 2`;
+
 export async function findBlocksByNumber(db: Queryable, number: bigint): Promise<RecordFileRow[]> {
-  return db.query<RecordFileRow>(`select ${COLUMNS} from record_file where index = $1 limit 2`, [number]);
+  return db.query<RecordFileRow>(BY_NUMBER_SQL, [number]);
 }
+
+const BY_HASH_PREFIX_SQL = `select ${COLUMNS} from record_file
+     where hash collate "C" >= $1 and hash collate "C" < $1 || '~' and starts_with(hash, $1)
+     limit 2`;
 
 /** Blocks whose hash starts with `prefix` (lower-case hex); the range keeps it on the hash index. */
 export async function findBlocksByHashPrefix(db: Queryable, prefix: string): Promise<RecordFileRow[]> {
-  return db.query<RecordFileRow>(
-    `select ${COLUMNS} from record_file
-     where hash collate "C" >= $1 and hash collate "C" < $1 || '~' and starts_with(hash, $1)
-     limit 2`,
-    [prefix],
-  );
+  return db.query<RecordFileRow>(BY_HASH_PREFIX_SQL, [prefix]);
 }

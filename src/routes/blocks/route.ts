@@ -1,10 +1,11 @@
 /** GET /api/v1/blocks and /api/v1/blocks/{hashOrNumber}. */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { SQL_OPERATORS } from '../../db/statements.js';
 import { clampToInt64 } from '../../domain/timestamp.js';
 import { CacheControl } from '../../http/cacheControl.js';
 import { invalidParameter, notFound } from '../../http/errors.js';
-import { buildFilters, validateParams, type Filter, type Operator } from '../../http/filters.js';
+import { buildFilters, validateParams, type Filter } from '../../http/filters.js';
 import { schemaRef } from '../../http/openapi.js';
 import { listLinks, type LinkAnchor } from '../../http/pagination.js';
 import { pageSize, parseBlockNumber, parseNonNegativeInt64, rules } from '../../http/params.js';
@@ -16,7 +17,6 @@ import {
   type BlockColumn,
   type BlockCondition,
   type RecordFileRow,
-  type SqlOperator,
 } from './queries.js';
 import { blockView } from './view.js';
 
@@ -26,8 +26,6 @@ const LIST_RULES = {
   order: rules.order,
   timestamp: rules.timestamp,
 };
-
-const SQL_OPERATORS: Record<Operator, SqlOperator> = { eq: '=', ne: '!=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
 
 function conditionOf(filter: Filter<typeof LIST_RULES>): BlockCondition | null {
   if (filter.key === 'block.number') return { column: 'index', operator: SQL_OPERATORS[filter.operator], value: filter.value };

@@ -3,6 +3,7 @@
  * (0.0.111) and exchange rate (0.0.112) files as of its consensus timestamp, as the reference
  * computes it.
  */
+import { LRUCache } from 'lru-cache';
 import { decodeExchangeRateSet, decodeFeeSchedules, type ExchangeRate, type FeeSchedule } from '../../domain/protobuf.js';
 import { NANOS_PER_SECOND } from '../../domain/timestamp.js';
 import type { FileContent, FileVersion } from './queries.js';
@@ -19,20 +20,18 @@ export type FileVersionLoader = (before: bigint | null) => Promise<FileContent>;
  * and decoded for every result, it would cost more than the rest of the response.
  */
 export class DecodedFileCache {
-  private readonly entries = new Map<string, unknown>();
+  // boxed: a decoded file may be null, which lru-cache does not store
+  private readonly entries: LRUCache<string, { value: unknown }>;
 
-  constructor(private readonly capacity = 1024) {}
+  constructor(capacity = 1024) {
+    this.entries = new LRUCache({ max: capacity });
+  }
 
   async get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    if (this.entries.has(key)) {
-      const value = this.entries.get(key) as T;
-      this.entries.delete(key);
-      this.entries.set(key, value);
-      return value;
-    }
+    const hit = this.entries.get(key);
+    if (hit) return hit.value as T;
     const value = await load();
-    this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, { value });
     return value;
   }
 }

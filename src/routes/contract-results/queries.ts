@@ -6,9 +6,10 @@
  * timestamp (file_data__entity_timestamp).
  */
 import type { Queryable } from '../../db/db.js';
-import { arraysOf, selectList, SqlParams, statementText } from '../../db/statements.js';
+import { arraysOf, selectList, statementShape } from '../../db/statements.js';
 import { MAX_NUM } from '../../domain/entityId.js';
 import { SUCCESS } from '../../domain/resultCodes.js';
+import { TransactionType } from '../../domain/transactionTypes.js';
 
 /** The `contract_transaction` row of an execution: every entity it involved, and its payer. */
 export interface InvolvedContracts {
@@ -20,14 +21,15 @@ export interface InvolvedContracts {
 /**
  * How an execution is found: SQL yielding its `contract_transaction` row (consensus_timestamp,
  * contract_ids, payer_account_id) and `requested_contract`, the contract named by the request
- * (route F), whose migration state changes are kept; from `values` as $1…; lookups of one kind
- * share one text.
+ * (route F), whose migration state changes are kept; from `values` as $1…; the SQL is that of
+ * the lookup's kind (INVOLVED_SQL).
  */
 export interface ExecutionLookup {
-  kind: 'transaction id' | 'hash' | 'entity' | 'evm address';
-  sql: string;
+  kind: LookupKind;
   values: unknown[];
 }
+
+type LookupKind = 'transaction id' | 'hash' | 'entity' | 'evm address';
 
 const BY_TRANSACTION_ID_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id, null::bigint as requested_contract
   from (select consensus_timestamp, payer_account_id from transaction
@@ -43,7 +45,7 @@ const BY_TRANSACTION_ID_SQL = `select ct.consensus_timestamp, ct.contract_ids, c
  * its `contract_transaction` row for the payer.
  */
 export function byTransactionId(payer: bigint, validStartNs: bigint, maxTimestamp: bigint, nonce: number): ExecutionLookup {
-  return { kind: 'transaction id', sql: BY_TRANSACTION_ID_SQL, values: [payer, validStartNs, maxTimestamp, nonce] };
+  return { kind: 'transaction id', values: [payer, validStartNs, maxTimestamp, nonce] };
 }
 
 const BY_HASH_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.payer_account_id, null::bigint as requested_contract
@@ -58,7 +60,7 @@ const BY_HASH_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.payer_ac
  * that hash, a SUCCESS first, else the latest; then its `contract_transaction` row for the contract.
  */
 export function byHash(hash: Uint8Array): ExecutionLookup {
-  return { kind: 'hash', sql: BY_HASH_SQL, values: [hash] };
+  return { kind: 'hash', values: [hash] };
 }
 
 // the reference keeps the named contract's migration rows only for a truthy (non-zero) id
@@ -67,7 +69,7 @@ const BY_ENTITY_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.payer_
 
 /** The execution at `timestamp` that involved `entityId`. */
 export function byEntity(timestamp: bigint, entityId: bigint): ExecutionLookup {
-  return { kind: 'entity', sql: BY_ENTITY_SQL, values: [timestamp, entityId] };
+  return { kind: 'entity', values: [timestamp, entityId] };
 }
 
 /** Live (deleted = false) contracts and accounts holding the EVM address in `placeholder`. */
@@ -83,12 +85,14 @@ const BY_EVM_ADDRESS_SQL = `select ct.consensus_timestamp, ct.contract_ids, ct.p
  * none when no entity or more than one holds it (see findContractIdsByEvmAddress to tell them apart).
  */
 export function byEvmAddress(timestamp: bigint, address: Uint8Array): ExecutionLookup {
-  return { kind: 'evm address', sql: BY_EVM_ADDRESS_SQL, values: [timestamp, address] };
+  return { kind: 'evm address', values: [timestamp, address] };
 }
+
+const CONTRACT_IDS_BY_EVM_ADDRESS_SQL = `${HOLDERS_OF('$1')} limit 2`;
 
 /** Live contracts and accounts holding this EVM address; at most two, to detect ambiguity. */
 export async function findContractIdsByEvmAddress(db: Queryable, address: Uint8Array): Promise<bigint[]> {
-  const rows = await db.query<{ id: bigint }>(`${HOLDERS_OF('$1')} limit 2`, [address]);
+  const rows = await db.query<{ id: bigint }>(CONTRACT_IDS_BY_EVM_ADDRESS_SQL, [address]);
   return rows.map((r) => r.id);
 }
 
@@ -99,6 +103,11 @@ export interface FileContent {
   /** timestamp of the create/update the content starts with; null when the file does not exist */
   first_timestamp: bigint | null;
 }
+
+const { FILEAPPEND, FILECREATE, FILEUPDATE } = TransactionType;
+/** The file_data rows of a file's content, and of those the ones that start it anew. */
+const FILE_ROW_TYPES = `${FILEAPPEND}, ${FILECREATE}, ${FILEUPDATE}`;
+const FILE_START_TYPES = `${FILECREATE}, ${FILEUPDATE}`;
 
 /** A bound on `file_data.consensus_timestamp`: an operator and an SQL expression. */
 type TimestampBound = readonly [operator: '<=' | '<', value: string];
@@ -113,10 +122,10 @@ function fileRowsSql(summary: string, fileId: string, bounds: readonly Timestamp
   const bounded = (alias: string) => bounds.map(([op, value]) => ` and ${alias}.consensus_timestamp ${op} ${value}`).join('');
   return `select ${summary}
      from file_data f
-     where f.entity_id = ${fileId} and f.transaction_type in (16, 17, 19)${bounded('f')}
+     where f.entity_id = ${fileId} and f.transaction_type in (${FILE_ROW_TYPES})${bounded('f')}
        and f.consensus_timestamp >= (
          select max(c.consensus_timestamp) from file_data c
-         where c.entity_id = ${fileId} and c.transaction_type in (17, 19)${bounded('c')})`;
+         where c.entity_id = ${fileId} and c.transaction_type in (${FILE_START_TYPES})${bounded('c')})`;
 }
 
 /** The file's content (`content`, `first_timestamp`: see FileContent). */
@@ -164,7 +173,7 @@ const FILE_ROWS_AFTER_SQL = `with w as (
   )
   select w.watermark, f.entity_id, f.consensus_timestamp, f.transaction_type
   from w left join file_data f
-    on f.entity_id in ($1, $2) and f.transaction_type in (16, 17, 19) and f.consensus_timestamp > $3 and f.consensus_timestamp <= w.watermark
+    on f.entity_id in ($1, $2) and f.transaction_type in (${FILE_ROW_TYPES}) and f.consensus_timestamp > $3 and f.consensus_timestamp <= w.watermark
   order by f.consensus_timestamp`;
 
 /**
@@ -182,13 +191,16 @@ export async function findFileRowsAfter(
   return { watermark: found[0]?.watermark ?? null, rows };
 }
 
+/** The content of file `$1` within `bounds`. */
+const fileContentSql = statementShape((bounds: readonly TimestampBound[]) => fileRowsSql(FILE_CONTENT, '$1', bounds));
+
 /** Content of a file as of `asOf`, ignoring versions from `before` on (the retry after an undecodable version). */
 export async function findFileContent(db: Queryable, fileId: bigint, asOf: bigint, before: bigint | null): Promise<FileContent> {
   const rows =
     before === null
-      ? await db.query<FileContent>(fileRowsSql(FILE_CONTENT, '$1', [['<=', '$2']]), [fileId, asOf])
+      ? await db.query<FileContent>(fileContentSql([['<=', '$2']]), [fileId, asOf])
       : await db.query<FileContent>(
-          fileRowsSql(FILE_CONTENT, '$1', [
+          fileContentSql([
             ['<=', '$2'],
             ['<', '$3'],
           ]),
@@ -331,16 +343,22 @@ const STATE_CHANGE_NAMES = Object.keys(STATE_CHANGE_COLUMNS);
  * is no such execution or result. (The system files of the gas price: SystemFileVersions.)
  */
 export async function findContractResultDetail(db: Queryable, lookup: ExecutionLookup): Promise<ContractResultDetail | null> {
-  const params = new SqlParams();
-  for (const value of lookup.values) params.add(value);
-  const text = statementText(`contract result by ${lookup.kind}`, () => detailSql(lookup.sql));
-  const rows = await db.query<Record<string, unknown>>(text, params.values);
+  const rows = await db.query<Record<string, unknown>>(detailSql(lookup.kind), lookup.values);
   const row = rows[0];
   return row ? detailOf(row) : null;
 }
 
-/** The statement of findContractResultDetail, given the execution's SQL. */
-function detailSql(involved: string): string {
+/** The SQL finding the execution, by kind of lookup. */
+const INVOLVED_SQL: Record<LookupKind, string> = {
+  'transaction id': BY_TRANSACTION_ID_SQL,
+  hash: BY_HASH_SQL,
+  entity: BY_ENTITY_SQL,
+  'evm address': BY_EVM_ADDRESS_SQL,
+};
+
+/** The statement of findContractResultDetail for a kind of lookup. */
+const detailSql = statementShape((kind: LookupKind): string => {
+  const involved = INVOLVED_SQL[kind];
   const among = (column: string) => `(cardinality(inv.contract_ids) = 0 or ${column} = any(inv.contract_ids))`;
   return `with inv as (${involved})
      select inv.contract_ids as inv_contract_ids, inv.payer_account_id as inv_payer_account_id,
@@ -383,7 +401,7 @@ function detailSql(involved: string): string {
        where a.id = any (array[cr.contract_id] || logs.log_contract_id || changes.change_contract_id) and a.evm_address is not null
      ) addresses on true
      limit 1`;
-}
+});
 
 function pick<T>(row: Record<string, unknown>, columns: readonly string[], prefix = ''): T {
   return Object.fromEntries(columns.map((c) => [c, row[prefix + c]])) as T;

@@ -12,6 +12,7 @@
  * reload under the service's control (the tests' fixtures) calls clear().
  */
 import type { Queryable } from '../../db/db.js';
+import { TransactionType } from '../../domain/transactionTypes.js';
 import { findFileVersions, findFileRowsAfter, type FileVersion, type SystemFileRow } from './queries.js';
 
 export interface SystemFiles {
@@ -21,7 +22,7 @@ export interface SystemFiles {
 
 export type SystemFileVersionsAt = { feeSchedule: FileVersion; exchangeRate: FileVersion };
 
-const CREATE_OR_UPDATE = new Set([17, 19]);
+const CREATE_OR_UPDATE = new Set<number>([TransactionType.FILECREATE, TransactionType.FILEUPDATE]);
 
 /** One file's rows in consensus order, each with the index of the latest create or update at or before it (-1: none). */
 class Timeline {

@@ -5,7 +5,7 @@
  * its `deleted` flag.
  */
 import type { Queryable } from '../../db/db.js';
-import { SqlParams } from '../../db/statements.js';
+import { SQL_OPERATORS, SqlParams, statementShape } from '../../db/statements.js';
 import type { Order } from '../../http/params.js';
 import { accountIdSql, type AccountRef } from '../accountRef.js';
 import type { BoundOperator, KeyCondition } from './bounds.js';
@@ -40,8 +40,6 @@ export interface NftQuery {
   limit: number;
 }
 
-const SQL_OPERATORS: Record<BoundOperator, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
-
 const PART_COLUMNS = `account_id, created_timestamp, delegating_spender, deleted, metadata, serial_number, spender,
   lower(timestamp_range) as modified_timestamp, token_id`;
 
@@ -53,31 +51,52 @@ export interface NftPage {
 
 export async function findNfts(db: Queryable, query: NftQuery): Promise<NftPage> {
   const params = new SqlParams();
-  const resolve = accountIdSql(query.owner, params);
-  const limit = params.add(query.limit);
-  const shared = query.spenderRange.map((c) => `spender ${SQL_OPERATORS[c.operator]} ${params.add(c.value)}`);
-  if (query.spenderIn) shared.push(`spender in (${query.spenderIn.map((v) => params.add(v)).join(', ')})`);
+  const shape: NftShape = {
+    resolve: accountIdSql(query.owner, params),
+    limit: params.add(query.limit),
+    spenderRange: query.spenderRange.map((c) => ({ operator: c.operator, value: params.add(c.value) })),
+    spenderIn: query.spenderIn ? query.spenderIn.map((v) => params.add(v)) : null,
+    parts: query.parts.map((conditions) =>
+      conditions.map((c) => ({ primary: c.primary, operator: c.operator, value: params.add(c.value) })),
+    ),
+    order: query.order,
+  };
+  const rows = await db.query<NftRow & { matches: number }>(nftPageSql(shape), params.values);
+  return { matches: rows[0]!.matches, rows: rows[0]!.token_id === null ? [] : rows };
+}
 
-  const orderBy = `order by token_id ${query.order}, serial_number ${query.order}`;
-  const parts = query.parts.map((conditions) => {
+/** The statement of findNfts: `resolve` the owner's accountIdSql, every `value` and `limit` a placeholder. */
+interface NftShape {
+  resolve: string;
+  limit: string;
+  spenderRange: { operator: BoundOperator; value: string }[];
+  spenderIn: string[] | null;
+  parts: { primary: boolean; operator: BoundOperator; value: string }[][];
+  order: Order;
+}
+
+const nftPageSql = statementShape(({ resolve, limit, spenderRange, spenderIn, parts, order }: NftShape) => {
+  const shared = spenderRange.map((c) => `spender ${SQL_OPERATORS[c.operator]} ${c.value}`);
+  if (spenderIn) shared.push(`spender in (${spenderIn.join(', ')})`);
+
+  const orderBy = `order by token_id ${order}, serial_number ${order}`;
+  const selects = parts.map((conditions) => {
     const where = [
       'account_id = r.id',
-      ...conditions.map((c) => `${c.primary ? 'token_id' : 'serial_number'} ${SQL_OPERATORS[c.operator]} ${params.add(c.value)}`),
+      ...conditions.map((c) => `${c.primary ? 'token_id' : 'serial_number'} ${SQL_OPERATORS[c.operator]} ${c.value}`),
       ...shared,
     ];
     return `select ${PART_COLUMNS} from nft where ${where.join(' and ')} ${orderBy} limit ${limit}`;
   });
-  const page = parts.length === 1 ? parts[0] : `${parts.map((part) => `(${part})`).join(' union all ')} ${orderBy} limit ${limit}`;
+  const page = selects.length === 1 ? selects[0] : `${selects.map((part) => `(${part})`).join(' union all ')} ${orderBy} limit ${limit}`;
 
   // one row with the NFT columns NULL when the page is empty, so that `matches` always arrives
-  const sql = `select r.matches, n.* from (${resolve}) r
+  return `select r.matches, n.* from (${resolve}) r
     left join lateral (
       select p.account_id, p.created_timestamp, p.delegating_spender, p.deleted or coalesce(e.deleted, false) as deleted,
         p.metadata, p.modified_timestamp, p.serial_number, p.spender, p.token_id
       from (${page}) p
       left join entity e on e.id = p.token_id
     ) n on true
-    order by n.token_id ${query.order}, n.serial_number ${query.order}`;
-  const rows = await db.query<NftRow & { matches: number }>(sql, params.values);
-  return { matches: rows[0]!.matches, rows: rows[0]!.token_id === null ? [] : rows };
-}
+    order by n.token_id ${order}, n.serial_number ${order}`;
+});

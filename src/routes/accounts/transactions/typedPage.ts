@@ -6,14 +6,8 @@ import type { Db } from '../../../db/db.js';
 import type { Order } from '../../../http/params.js';
 import type { PageRow } from './pageSql.js';
 import { INDEX_EXCLUDED_TRANSFER_ACCOUNT } from './candidateSql.js';
-import {
-  findPageOfCandidates,
-  findTransfersOfType,
-  findTypedCandidates,
-  findUnknownStoredTypes,
-  type PageQuery,
-  type TypeFilter,
-} from './queries.js';
+import { findPageOfCandidates, findTypedCandidates, findUnknownStoredTypes, type PageQuery, type TypeFilter } from './queries.js';
+import { findTransfersOfType } from './transferJoinPlanner.js';
 import { TRANSFER_SOURCES, type TransferSource, type TypeShape, type TypedCandidateRow } from './typedCandidateSql.js';
 
 interface Candidate {
