@@ -10,13 +10,15 @@ import { ConfigError, type Config } from '../config.js';
 import type { Db, PoolReport } from '../db/db.js';
 import { errorBody } from './errors.js';
 import { isDatabaseUnavailable } from './errorHandler.js';
+import { registerReferenceProcessMetrics } from './referenceProcessMetrics.js';
 
-/** Node's process and runtime metrics (CPU, memory, event-loop lag, GC, handles): one set per process, started with the first app that serves metrics. */
+/** Node's process and runtime metrics (CPU, memory, event-loop lag, GC, handles; the reference's nodejs_process_* too): one set per process, started with the first app that serves metrics. */
 let processRegistry: Registry | undefined;
 function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    registerReferenceProcessMetrics(processRegistry);
   }
   return processRegistry;
 }
