@@ -111,7 +111,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addSchema(componentsSchema());
   const outages = options.outages ?? new OutageLog(app.log);
-  const measureBody = installMetrics(app, config, options.metrics ?? new ServiceMetrics(options.db));
+  const metrics = options.metrics ?? new ServiceMetrics(options.db);
+  const measureBody = installMetrics(app, config, metrics);
   installRequestIds(app);
   installErrorHandling(app, outages);
   installLimits(app, config);
@@ -128,7 +129,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return payload;
   });
   // before ETag and compression: a cached answer is the routes' own payload, tagged and encoded per request
-  installResponseCache(app, config, options.cacheNow);
+  metrics.observeResponseCache(installResponseCache(app, config, options.cacheNow));
   installEtag(app);
   measureBody();
   if (config.response.compression) {

@@ -56,6 +56,8 @@ export interface ResponseCacheStats {
   misses: number;
   stores: number;
   redisErrors: number;
+  /** entries dropped to make room for newer ones (maxBytes) */
+  evictions: number;
   bytes: number;
   entries: number;
 }
@@ -85,7 +87,16 @@ export class ResponseCache {
   private closed = false;
   /** changed by clear(): entries written to Redis before a reload in this process are not read again */
   private epoch = 0;
-  readonly stats: ResponseCacheStats = { hits: 0, redisHits: 0, misses: 0, stores: 0, redisErrors: 0, bytes: 0, entries: 0 };
+  readonly stats: ResponseCacheStats = {
+    hits: 0,
+    redisHits: 0,
+    misses: 0,
+    stores: 0,
+    redisErrors: 0,
+    evictions: 0,
+    bytes: 0,
+    entries: 0,
+  };
 
   constructor(
     private readonly settings: CacheSettings,
@@ -97,6 +108,9 @@ export class ResponseCache {
       maxSize: Math.max(1, settings.maxBytes),
       maxEntrySize: Math.max(1, Math.min(settings.maxEntryBytes, settings.maxBytes)),
       sizeCalculation: (value, key) => entrySize(key, value),
+      dispose: (_value, _key, reason) => {
+        if (reason === 'evict') this.stats.evictions++;
+      },
     });
     this.redis = settings.redis.url ? this.connect(settings.redis) : null;
   }
