@@ -1,6 +1,6 @@
-# The service's container image. Every RUN is in exec form: the base image needs no shell.
-# The base image is a build argument: any image with Node 20 to 26 and
-# npm on its PATH (e.g. a node:*-slim image from a registry, or one made on the machine: .ci/container).
+# The service's container image. The base image is a build argument: any image with Node 20 to 26
+# and npm on its PATH (a node:*-slim image from a registry, or one made on the machine as
+# .ci/container does). Every RUN is in exec form, so the base needs no shell.
 #   podman build --format docker --build-arg BASE_IMAGE=<image> -t ledger-query-service .
 # (--format docker keeps the HEALTHCHECK, which the OCI image format has no field for.)
 ARG BASE_IMAGE=node:20-bookworm-slim
