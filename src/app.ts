@@ -76,6 +76,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const metrics = options.metrics ?? new ServiceMetrics(options.db);
   const cache = config.cache.enabled ? new ResponseCache(config.cache, app.log, options.cacheNow) : null;
   app.decorate('responseCache', cache);
+  metrics.observeResponseCache(cache);
   installErrorHandling(app, outages);
   installPipeline(app, { config, metrics, cache });
   // an OPTIONS request without the preflight headers is answered like a preflight (204), not with

@@ -10,13 +10,17 @@ import type { Db, PoolReport } from '../db/db.js';
 import { isDatabaseUnavailable } from '../db/db.js';
 import { basicAuthorized } from './basicAuth.js';
 import { ApiError } from './errors.js';
+import { registerReferenceProcessMetrics } from './referenceProcessMetrics.js';
+import { registerResponseCacheMetrics } from './cacheMetrics.js';
+import type { ResponseCacheStats } from './responseCache.js';
 
-/** Node's process and runtime metrics (CPU, memory, event-loop lag, GC, handles): one set per process, started with the first app that serves metrics. */
+/** Node's process and runtime metrics (CPU, memory, event-loop lag, GC, handles; the reference's nodejs_process_* too): one set per process, started with the first app that serves metrics. */
 let processRegistry: Registry | undefined;
 function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    registerReferenceProcessMetrics(processRegistry);
   }
   return processRegistry;
 }
@@ -171,6 +175,17 @@ export class ServiceMetrics {
     this.duration.observe(labels, sample.ms);
     this.requestSize.observe(labels, sample.requestBytes);
     this.responseSize.observe(labels, sample.responseBytes);
+  }
+
+  private responseCache: { snapshot(): ResponseCacheStats } | null = null;
+  private responseCacheRegistered = false;
+
+  /** Reports the figures of `cache` (the app's response cache; null: none) from now on. */
+  observeResponseCache(cache: { snapshot(): ResponseCacheStats } | null): void {
+    this.responseCache = cache;
+    if (!cache || this.responseCacheRegistered) return;
+    this.responseCacheRegistered = true;
+    registerResponseCacheMetrics(this.registry, () => this.responseCache?.snapshot() ?? null);
   }
 
   /** These metrics and the process's. */

@@ -42,6 +42,8 @@ export interface ResponseCacheStats {
   malformed: number;
   /** stores Redis refused (e.g. OOM: it is full and evicts nothing) */
   redisStoresRefused: number;
+  /** entries dropped to make room for newer ones (maxBytes) */
+  evictions: number;
   bytes: number;
   entries: number;
 }
@@ -77,6 +79,7 @@ export class ResponseCache {
     redisErrors: 0,
     malformed: 0,
     redisStoresRefused: 0,
+    evictions: 0,
     bytes: 0,
     entries: 0,
   };
@@ -91,6 +94,9 @@ export class ResponseCache {
       maxSize: Math.max(1, settings.maxBytes),
       maxEntrySize: Math.max(1, Math.min(settings.maxEntryBytes, settings.maxBytes)),
       sizeCalculation: (value, key) => entrySize(key, value),
+      dispose: (_value, _key, reason) => {
+        if (reason === 'evict') this.stats.evictions++;
+      },
     });
     this.redis = settings.redis.url ? this.connect(settings.redis) : null;
   }

@@ -31,6 +31,13 @@ const ETH_HASH = /^(0x)?([0-9A-Fa-f]{64})$/;
 const INVALID_TRANSACTION_ID =
   'Invalid Transaction id. Please use "shard.realm.num-sss-nnn" format where sss are seconds and nnn are nanoseconds';
 
+/**
+ * The reference's `/contracts/results/logs` and `/contracts/{id}/results/logs`, which this service does
+ * not serve: they answer 404 like any other unknown path (not a 400 for a malformed id or timestamp),
+ * so that a path split sends them to the reference.
+ */
+const REFERENCE_LOGS = 'logs';
+
 const FEE_SCHEDULE_FILE = 111n;
 const EXCHANGE_RATE_FILE = 112n;
 
@@ -124,6 +131,7 @@ export function registerContractResultRoutes(app: FastifyInstance, ctx: AppConte
     '/api/v1/contracts/results/:transactionIdOrHash',
     routeOptions,
     async (request, reply) => {
+      if (request.params.transactionIdOrHash === REFERENCE_LOGS) throw notFound();
       const query = queryOf(request);
       const filters = validateParams(query, BY_TRANSACTION_RULES);
       const hbar = hbarOf(query);
@@ -140,6 +148,7 @@ export function registerContractResultRoutes(app: FastifyInstance, ctx: AppConte
     '/api/v1/contracts/:contractIdOrAddress/results/:timestamp',
     routeOptions,
     async (request, reply) => {
+      if (request.params.timestamp === REFERENCE_LOGS) throw notFound();
       const query = queryOf(request);
       if (query.error) throw badRequest(query.error);
       const hbar = hbarOf(query);
