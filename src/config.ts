@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument as parseYamlDocument } from 'yaml';
-import { isReferenceFile, referenceDbUrl, translateReferenceEnv, translateReferenceFile } from './referenceConfig.js';
+import { isReferenceFile, referenceDbUrl, type Translated, translateReferenceEnv, translateReferenceFile } from './referenceConfig.js';
 import { ConfigError } from './settings/configError.js';
 import { deepFreeze, defaultConfig, mergeSettings, SETTING_LIST, validate } from './settings/settings.js';
 import type { Config } from './settings/table.js';
@@ -83,8 +83,23 @@ function referenceFiles(env: NodeJS.ProcessEnv): string[] {
   return files;
 }
 
+/** The reference's connection parts given so far, over its files and variables: one `db.url` from all of them. */
+class ReferenceDb {
+  private readonly parts: Record<string, string> = {};
+  private readonly names: string[] = [];
+
+  /** Adds a layer's parts and, when it has any, sets `db.url` from everything given so far. */
+  apply(config: Plain, origins: Map<string, string>, layer: Translated['db'], where: (name: string) => string): void {
+    if (layer.names.length === 0) return;
+    Object.assign(this.parts, layer.parts);
+    this.names.push(...layer.names.map(where));
+    (config.db as Plain).url = referenceDbUrl(this.parts);
+    origins.set('db.url', this.names.join(', '));
+  }
+}
+
 /** Merges one config file into `config`; whether it was in the reference's layout. */
-function mergeFile(config: Plain, origins: Map<string, string>, file: string, variable: string, warn: Warn): boolean {
+function mergeFile(config: Plain, origins: Map<string, string>, file: string, variable: string, warn: Warn, refDb: ReferenceDb): boolean {
   const parsed = readConfigFile(file, variable);
   if (!isReferenceFile(parsed)) {
     mergeFrom(config, parsed, (path) => `config file ${file}: ${path}`);
@@ -103,6 +118,7 @@ function mergeFile(config: Plain, origins: Map<string, string>, file: string, va
     warn(`config file ${file}: ignoring settings of the reference this service does not use: ${reference.ignored.join(', ')}`);
   mergeFrom(config, reference.settings, (path) => `config file ${file}: ${reference.origins[path] ?? path}`);
   for (const [path, key] of Object.entries(reference.origins)) origins.set(path, `${key} in ${file}`);
+  refDb.apply(config, origins, reference.db, (key) => `${key} in ${file}`);
   return true;
 }
 
@@ -121,14 +137,16 @@ export function loadConfig(
   const config = structuredClone(defaultConfig()) as unknown as Plain;
   const origins = new Map<string, string>();
   let referenceGiven = false;
-  for (const found of referenceFiles(env)) referenceGiven = mergeFile(config, origins, found, 'CONFIG_PATH', warn) || referenceGiven;
-  if (file) referenceGiven = mergeFile(config, origins, file, 'LQS_CONFIG_FILE', warn) || referenceGiven;
+  const refDb = new ReferenceDb();
+  for (const found of referenceFiles(env)) referenceGiven = mergeFile(config, origins, found, 'CONFIG_PATH', warn, refDb) || referenceGiven;
+  if (file) referenceGiven = mergeFile(config, origins, file, 'LQS_CONFIG_FILE', warn, refDb) || referenceGiven;
   const reference = translateReferenceEnv(env);
   if (reference.deprecated.length > 0)
     warn(`the HEDERA_MIRROR_ variables are deprecated, read as HIERO_MIRROR_: ${reference.deprecated.join(', ')}`);
   if (reference.ignored.length > 0) warn(`ignoring variables of the reference this service does not use: ${reference.ignored.join(', ')}`);
   mergeFrom(config, reference.settings, (path) => `${reference.origins[path] ?? path} (${path})`);
   for (const [path, name] of Object.entries(reference.origins)) origins.set(path, `${name} (${path})`);
+  refDb.apply(config, origins, reference.db, (name) => `${name} (db.url)`);
   referenceGiven ||= reference.given;
 
   const variables: [string, string, string][] = [];

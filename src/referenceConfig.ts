@@ -68,6 +68,12 @@ export interface Translated {
   deprecated: string[];
   /** whether any reference setting was given (read or ignored) */
   given: boolean;
+  /**
+   * The connection parts given (`host`, `port`, `name`, `username`, `password`) and the keys or
+   * variables they came from: the caller combines them over every layer of the reference's
+   * configuration into one `db.url`, so that a password variable keeps a file's host.
+   */
+  db: { parts: Record<string, string>; names: string[] };
 }
 
 /** The reference's database URL from its connection parts, each left out taking the reference's default. */
@@ -105,11 +111,7 @@ function translate(entries: [string, unknown, string][]): Omit<Translated, 'depr
       ignored.push(name);
     }
   }
-  if (Object.keys(db).length > 0) {
-    setPath(settings, 'db.url', referenceDbUrl(db));
-    origins['db.url'] = dbNames.join(', ');
-  }
-  return { settings, ignored, origins };
+  return { settings, ignored, origins, db: { parts: db, names: dbNames } };
 }
 
 function flatten(node: unknown, prefix: string, out: [string, unknown][]): void {

@@ -35,6 +35,18 @@ describe("the reference's configuration in the reference's places", () => {
     assert.deepEqual(warnings, []);
   });
 
+  it("combines the database parts of the reference's files and variables into one URL", () => {
+    const path = join(dir, 'parts');
+    mkdirSync(path);
+    writeFileSync(
+      join(path, 'application.yml'),
+      'hiero:\n  mirror:\n    rest:\n      db:\n        host: db.internal\n        name: ledger\n',
+    );
+    const { config } = load({ CONFIG_PATH: path, HIERO_MIRROR_REST_DB_PASSWORD: 's3cret', HIERO_MIRROR_REST_DB_PORT: '6432' });
+    // the variables add the password and port: the file's host and name stay
+    assert.equal(config.db.url, 'postgres://mirror_api:s3cret@db.internal:6432/ledger');
+  });
+
   it('reads the file CONFIG_NAME names, and stops when CONFIG_PATH holds none', () => {
     const path = join(dir, 'named');
     mkdirSync(path);
