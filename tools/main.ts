@@ -135,34 +135,29 @@ function program(): Command {
     });
 
   refuseUnknown(cli);
-  // the bench and the soak read their own options (node:util parseArgs; the bench prints its usage on --help)
+  // the bench and the soak read their own options (node:util parseArgs; the bench prints its usage on
+  // --help): commander passes their arguments through
   cli.enablePositionalOptions();
-  cli
-    .command('bench')
-    .description('measure every endpoint on generated datasets (bench --help lists the options)')
-    .argument('[options...]')
-    .helpOption(false)
-    .passThroughOptions()
-    .allowUnknownOption()
-    .exitOverride()
-    .action(async (args: string[]) => {
-      const { runBench } = await import('./bench/run.js');
-      exitCode = await runBench(args);
-    });
-  cli
-    .command('soak')
-    .description(
-      'mixed traffic at high concurrency for a bounded time: [--scale S] [--backend B] [--seed N] [--seconds S] [--concurrency N]',
-    )
-    .argument('[options...]')
-    .helpOption(false)
-    .passThroughOptions()
-    .allowUnknownOption()
-    .exitOverride()
-    .action(async (args: string[]) => {
-      const { runSoak } = await import('./bench/soak.js');
-      exitCode = await runSoak(args);
-    });
+  const passThrough = (name: string, description: string, run: (args: string[]) => Promise<number>) =>
+    cli
+      .command(name)
+      .description(description)
+      .argument('[options...]')
+      .helpOption(false)
+      .passThroughOptions()
+      .allowUnknownOption()
+      .exitOverride()
+      .action(async (args: string[]) => {
+        exitCode = await run(args);
+      });
+  passThrough('bench', 'measure every endpoint on generated datasets (bench --help lists the options)', async (args) =>
+    (await import('./bench/run.js')).runBench(args),
+  );
+  passThrough(
+    'soak',
+    'mixed traffic at high concurrency for a bounded time: [--scale S] [--backend B] [--seed N] [--seconds S] [--concurrency N]',
+    async (args) => (await import('./bench/soak.js')).runSoak(args),
+  );
   return cli;
 }
 
