@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Order } from './params.js';
 import { queryOf, type QueryValue, type RequestQuery } from './query.js';
+import { tightestBounds } from '../domain/bounds.js';
 import { splitFilter } from './filters.js';
 
 export interface LinkAnchor {
@@ -47,21 +48,14 @@ function replaceBound(query: Map<string, QueryValue>, field: string, order: Orde
 /** Whether the bounds of `values` leave no value (upper < lower after making them inclusive). */
 function isEmptyRange(values: QueryValue | undefined, toBound: LinkAnchor['toBound']): boolean {
   if (values === undefined || !toBound) return false;
-  let lower: bigint | null = null;
-  let upper: bigint | null = null;
+  const filters: { operator: string; value: bigint }[] = [];
   for (const text of Array.isArray(values) ? values : [values]) {
     if (!RANGE_OPERATOR.test(text)) continue;
     const { operator, value } = splitFilter(text);
     const parsed = toBound(value);
-    if (parsed === null) continue;
-    if (operator === 'gt' || operator === 'gte') {
-      const v = operator === 'gt' ? parsed + 1n : parsed;
-      lower = lower === null || v > lower ? v : lower;
-    } else if (operator === 'lt' || operator === 'lte') {
-      const v = operator === 'lt' ? parsed - 1n : parsed;
-      upper = upper === null || v < upper ? v : upper;
-    }
+    if (parsed !== null) filters.push({ operator, value: parsed });
   }
+  const { lower, upper } = tightestBounds(filters);
   return lower !== null && upper !== null && upper < lower;
 }
 
