@@ -8,7 +8,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs
 import { tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
 import pg from 'pg';
-import { createServer } from 'node:net';
+import { freePort } from '../../tools/db/freePort.js';
+
+export { freePort };
 
 /** The first folder holding `initdb` and `pg_ctl`: `pg_config --bindir`, then PATH, then Debian's /usr/lib/postgresql/<version>/bin. */
 export function postgresBinDir(): string | null {
@@ -59,18 +61,6 @@ function binDir(): string {
   const dir = postgresBinDir();
   if (!dir) throw new Error(privatePostgresSkipReason() as string);
   return dir;
-}
-
-/** A TCP port on 127.0.0.1 that nothing listens on at the moment. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface PrivatePostgres {

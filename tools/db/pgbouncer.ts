@@ -6,10 +6,11 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './freePort.js';
 
 export type PoolMode = 'session' | 'transaction';
 
@@ -29,17 +30,6 @@ export function pgbouncerBinary(): string | null {
 
 export function pgbouncerSkipReason(): string | false {
   return pgbouncerBinary() ? false : 'needs pgbouncer (Debian package pgbouncer): not found on PATH or in /usr/sbin';
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const accepting = (port: number) =>
