@@ -47,9 +47,13 @@ export const SETTINGS = {
       },
     },
     includeHostInLink: bool(false, '`links.next` with the scheme and host of the request', { ref: 'response.includeHostInLink' }),
-    enableDelegationAddress: bool(false, "the reference's setting, accepted so that its configuration loads; no route here reads it", {
-      ref: 'response.enableDelegationAddress',
-    }),
+    enableDelegationAddress: bool(
+      false,
+      '`delegation_address` on accounts and `authorization_list` on Ethereum contract results (EIP-7702)',
+      {
+        ref: 'response.enableDelegationAddress',
+      },
+    ),
     compression: bool(true, 'gzip or br for a client that accepts it', { ref: 'response.compression' }),
     compressionThreshold: num(1024, 'bodies smaller than this many bytes are sent uncompressed'),
   },
