@@ -13,7 +13,7 @@ import { configWith, loadConfig, type Config } from './config.js';
 import type { Db } from './db/db.js';
 import { openDatabase } from './db/open.js';
 import { loadDemoLedger, demoExampleUrls, isDemoLedger } from './demo/ledger.js';
-import { missingSchema } from './db/schemaRequirements.js';
+import { grantAdvice, missingSchema, NO_SELECT } from './db/schemaRequirements.js';
 import { OutageLog } from './http/outageLog.js';
 import { listeningUrl, startupBanner } from './startupBanner.js';
 import { UserError } from './userError.js';
@@ -158,8 +158,15 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
 /** Stops with one list of every table and column the service reads that the database lacks. */
 async function checkSchema(db: Db): Promise<void> {
   const missing = await missingSchema(db);
-  if (missing.length > 0) {
-    throw new UserError(`The database lacks what the service reads (a mirror node database of another version?): ${missing.join('; ')}`);
+  const unreadable = missing.filter((m) => m.endsWith(NO_SELECT));
+  const absent = missing.filter((m) => !m.endsWith(NO_SELECT));
+  if (absent.length > 0) {
+    throw new UserError(`The database lacks what the service reads (a mirror node database of another version?): ${absent.join('; ')}`);
+  }
+  if (unreadable.length > 0) {
+    const [{ role }] = (await db.query<{ role: string }>('select current_user as role')) as [{ role: string }];
+    const tables = unreadable.map((m) => m.slice('table '.length, -NO_SELECT.length));
+    throw new UserError(`${grantAdvice(role, tables)}`);
   }
 }
 
