@@ -160,14 +160,19 @@ async function checkSchema(db: Db): Promise<void> {
   const missing = await missingSchema(db);
   const unreadable = missing.filter((m) => m.endsWith(NO_SELECT));
   const absent = missing.filter((m) => !m.endsWith(NO_SELECT));
-  if (absent.length > 0) {
-    throw new UserError(`The database lacks what the service reads (a mirror node database of another version?): ${absent.join('; ')}`);
-  }
+  let grant = '';
   if (unreadable.length > 0) {
     const [{ role }] = (await db.query<{ role: string }>('select current_user as role')) as [{ role: string }];
-    const tables = unreadable.map((m) => m.slice('table '.length, -NO_SELECT.length));
-    throw new UserError(`${grantAdvice(role, tables)}`);
+    grant = grantAdvice(
+      role,
+      unreadable.map((m) => m.slice('table '.length, -NO_SELECT.length)),
+    );
   }
+  if (absent.length > 0) {
+    const lacks = `The database lacks what the service reads (a mirror node database of another version?): ${absent.join('; ')}`;
+    throw new UserError(grant ? `${lacks}; and ${grant}` : lacks);
+  }
+  if (grant) throw new UserError(grant);
 }
 
 export interface Listeners {
