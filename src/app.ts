@@ -91,7 +91,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   registerHealthRoutes(app, ctx, outages);
-  await registerDocsRoutes(app, config);
+  await registerDocsRoutes(app);
   registerApiRoutes(app, ctx);
   return app;
 }

@@ -15,6 +15,7 @@ import { openDatabase } from './db/open.js';
 import { loadDemoLedger, demoExampleUrls, isDemoLedger } from './demo/ledger.js';
 import { grantAdvice, missingSchema, NO_SELECT } from './db/schemaRequirements.js';
 import { OutageLog } from './http/outageLog.js';
+import { checkPorts } from './portCheck.js';
 import { listeningUrl, startupBanner } from './startupBanner.js';
 import { UserError } from './userError.js';
 import { createLogger } from './logger.js';
@@ -50,6 +51,8 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
     { db: { migrate: loaded.db.migrate && options.migrate }, admin: { enabled: loaded.admin.enabled && !worker } },
     loaded,
   );
+  // a worker's listener is the primary's, which has checked the ports
+  if (!worker) await checkPorts(config);
   if (cluster.isPrimary && workerCount(config) > 1) return servePrimary(config, workerCount(config));
 
   // Signal handlers come first, so that SIGTERM or SIGINT at any moment of start-up ends the process

@@ -308,6 +308,21 @@ describe('command line', () => {
           await lqs(['serve'], { LQS_DB_DATADIR: 'memory', LQS_HOST: '127.0.0.1', PORT: String(port) }),
           `the public listener's port ${port} on 127.0.0.1 is in use by another process; stop it or choose another port (PORT or LQS_PORT)`,
         );
+        // found before the database is opened: the port's line, not the unreachable database's
+        assertOneLine(
+          await lqs(['serve'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', LQS_HOST: '127.0.0.1', PORT: String(port) }),
+          `the public listener's port ${port} on 127.0.0.1 is in use by another process; stop it or choose another port (PORT or LQS_PORT)`,
+        );
+        assertOneLine(
+          await lqs(['serve'], {
+            DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+            LQS_PORT: '0',
+            LQS_ADMIN_ENABLED: 'true',
+            LQS_ADMIN_HOST: '127.0.0.1',
+            LQS_ADMIN_PORT: String(port),
+          }),
+          `the admin listener's port ${port} on 127.0.0.1 is in use by another process; stop it or choose another admin.port (LQS_ADMIN_PORT)`,
+        );
       } finally {
         server.close();
       }
