@@ -46,7 +46,8 @@ export function workerCount(config: Config): number {
 export async function serve(options: { migrate: boolean }): Promise<void> {
   // a worker: the primary runs the admin listener and prints the banner
   const worker = cluster.isWorker;
-  const loaded = loadConfig();
+  // the primary has warned about the configuration once; its workers load the same
+  const loaded = loadConfig(process.env, process.env.LQS_CONFIG_FILE, worker ? () => {} : undefined);
   const config = configWith(
     { db: { migrate: loaded.db.migrate && options.migrate }, admin: { enabled: loaded.admin.enabled && !worker } },
     loaded,

@@ -106,6 +106,29 @@ describe('TLS to PostgreSQL', { skip: skipReason() }, () => {
     assert.equal(await encrypted(config({ sslMode: 'verify-ca', tls: { ca } })), true);
   });
 
+  it('uses the same TLS for every read replica', async () => {
+    const ca = join(dir, 'ca.crt');
+    const c = config({ sslMode: 'verify-full', tls: { ca }, replicas: [url], replicaCheckIntervalMs: 60_000 });
+    const db = await openDatabase(c);
+    try {
+      assert.deepEqual(
+        db.pools?.().map((p) => p.name),
+        ['primary', 'replica1'],
+      );
+      // reads go round the primary and the replica
+      for (let i = 0; i < 6; i++) {
+        const rows = await db.query<{ ssl: boolean }>('select ssl from pg_stat_ssl where pid = pg_backend_pid()');
+        assert.equal(rows[0]!.ssl, true);
+      }
+      const connections = await db.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity a join pg_stat_ssl s using (pid) where a.application_name = 'ledger-query-service' and not s.ssl",
+      );
+      assert.equal(connections[0]!.n, 0, 'no plain connection');
+    } finally {
+      await db.close();
+    }
+  });
+
   it('encrypts without checking with db.tls.enabled, as the reference does, and not at all by default', async () => {
     assert.equal(await encrypted(config({ tls: { enabled: true } })), true);
     assert.equal(await encrypted(config({ sslMode: 'require' })), true);
