@@ -41,7 +41,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger,
     genReqId: requestIdOf,
-    logController: new RequestLogController(),
+    logController: new RequestLogController(config.log.sampleRate),
     routerOptions: {
       querystringParser: (text: string) => parseQueryString(text, config.query.maxRepeatedQueryParameters) as never,
       ignoreTrailingSlash: true,
@@ -91,7 +91,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   registerHealthRoutes(app, ctx, outages);
-  await registerDocsRoutes(app, config);
+  await registerDocsRoutes(app);
   registerApiRoutes(app, ctx);
   return app;
 }

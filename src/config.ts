@@ -6,7 +6,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument as parseYamlDocument } from 'yaml';
-import { isReferenceFile, referenceDbUrl, type Translated, translateReferenceEnv, translateReferenceFile } from './referenceConfig.js';
+import {
+  DB_PARTS,
+  isReferenceFile,
+  REDIS_PARTS,
+  REFERENCE_DB_DEFAULTS,
+  REFERENCE_REDIS_URI,
+  referenceDbUrl,
+  type Translated,
+  translateReferenceEnv,
+  translateReferenceFile,
+} from './referenceConfig.js';
 import { ConfigError } from './settings/configError.js';
 import { deepFreeze, defaultConfig, mergeSettings, SETTING_LIST, validate } from './settings/settings.js';
 import type { Config } from './settings/table.js';
@@ -83,28 +93,100 @@ function referenceFiles(env: NodeJS.ProcessEnv): string[] {
   return files;
 }
 
-/** The reference's connection parts given so far, over its files and variables: one `db.url` from all of them. */
-class ReferenceDb {
-  private readonly parts: Record<string, string> = {};
-  private readonly names: string[] = [];
+/** A reference boolean as the reference reads it from YAML or a variable. */
+const isTrue = (value: string | undefined): boolean => value !== undefined && value.trim().toLowerCase() === 'true';
 
-  /** Adds a layer's parts and, when it has any, sets `db.url` from everything given so far. */
-  apply(config: Plain, origins: Map<string, string>, layer: Translated['db'], where: (name: string) => string): void {
-    if (layer.names.length === 0) return;
+/**
+ * The reference's parts read together (its database connection, its Redis response cache), given so
+ * far over its files and variables: each layer that gives any sets the settings they make from all
+ * of them, so that a password variable keeps a file's host.
+ */
+class ReferenceParts {
+  private readonly parts: Record<string, string> = {};
+  private readonly names: Record<string, string> = {};
+
+  apply(config: Plain, origins: Map<string, string>, layer: Translated['combined'], where: (name: string) => string): void {
+    const given = Object.keys(layer.parts);
+    if (given.length === 0) return;
     Object.assign(this.parts, layer.parts);
-    this.names.push(...layer.names.map(where));
-    (config.db as Plain).url = referenceDbUrl(this.parts);
-    origins.set('db.url', this.names.join(', '));
+    for (const path of given) this.names[path] = where(layer.names[path]!);
+    const from = (paths: string[]) =>
+      paths
+        .filter((p) => this.names[p])
+        .map((p) => this.names[p])
+        .join(', ');
+    if (given.some((p) => DB_PARTS.includes(p))) this.applyDb(config, origins, from(DB_PARTS));
+    if (given.some((p) => REDIS_PARTS.includes(p))) this.applyRedis(config, origins, from(REDIS_PARTS));
+  }
+
+  /**
+   * `db.url` from the parts; with `db.primaryHost` (the reference's writable primary, its other
+   * connections going to `db.host`, a replica or a load balancer in front of replicas) the primary
+   * is `db.url` and `db.host` its one replica, as `db.primaryReads` keeps the reads that must be
+   * fresh on the primary, as the reference does.
+   */
+  private applyDb(config: Plain, origins: Map<string, string>, from: string): void {
+    const db = config.db as Plain;
+    const parts = {
+      host: this.parts['db.host'],
+      port: this.parts['db.port'],
+      name: this.parts['db.name'],
+      username: this.parts['db.username'],
+      password: this.parts['db.password'],
+    };
+    const given = Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const primary = this.parts['db.primaryHost']?.trim() ?? '';
+    const reads = referenceDbUrl(given);
+    if (primary === '' || primary === (given.host ?? REFERENCE_DB_DEFAULTS.host)) {
+      db.url = reads;
+    } else {
+      db.url = referenceDbUrl({ ...given, host: primary });
+      db.replicas = [reads];
+      origins.set('db.replicas', from);
+    }
+    origins.set('db.url', from);
+  }
+
+  /** `cache.redis.url`: the reference's `redis.uri` when its response cache is on (`cache.response.enabled` and `redis.enabled`). */
+  private applyRedis(config: Plain, origins: Map<string, string>, from: string): void {
+    const redis = (config.cache as Plain).redis as Plain;
+    const on =
+      isTrue(this.parts['cache.response.enabled']) && (this.parts['redis.enabled'] === undefined || isTrue(this.parts['redis.enabled']));
+    redis.url = on ? this.parts['redis.uri'] || REFERENCE_REDIS_URI : '';
+    origins.set('cache.redis.url', from);
   }
 }
 
-/** Merges one config file into `config`; whether it was in the reference's layout. */
-function mergeFile(config: Plain, origins: Map<string, string>, file: string, variable: string, warn: Warn, refDb: ReferenceDb): boolean {
+/** Every setting path a file in our layout gives. */
+function pathsIn(parsed: unknown): string[] {
+  const valueAt = (path: string): unknown =>
+    path.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Plain)[key] : undefined), parsed);
+  return SETTING_LIST.filter(({ path }) => valueAt(path) !== undefined).map(({ path }) => path);
+}
+
+/** What loading found along the way, reported once at the end. */
+interface Findings {
+  /** reference keys and variables this service does not use */
+  ignored: string[];
+  /** whether any of the reference's configuration was given */
+  referenceGiven: boolean;
+}
+
+/** Merges one config file into `config`. */
+function mergeFile(
+  config: Plain,
+  origins: Map<string, string>,
+  file: string,
+  variable: string,
+  warn: Warn,
+  parts: ReferenceParts,
+  findings: Findings,
+): void {
   const parsed = readConfigFile(file, variable);
   if (!isReferenceFile(parsed)) {
     mergeFrom(config, parsed, (path) => `config file ${file}: ${path}`);
-    for (const { path } of SETTING_LIST) origins.set(path, `${path} in ${file}`);
-    return false;
+    for (const path of pathsIn(parsed)) origins.set(path, `${path} in ${file}`);
+    return;
   }
   let reference: ReturnType<typeof translateReferenceFile>;
   try {
@@ -114,40 +196,50 @@ function mergeFile(config: Plain, origins: Map<string, string>, file: string, va
   }
   if (reference.deprecated.length > 0)
     warn(`config file ${file}: the 'hedera' prefix is deprecated, read as 'hiero': ${reference.deprecated.join(', ')}`);
-  if (reference.ignored.length > 0)
-    warn(`config file ${file}: ignoring settings of the reference this service does not use: ${reference.ignored.join(', ')}`);
+  findings.ignored.push(...reference.ignored.map((key) => `${key} (${file})`));
   mergeFrom(config, reference.settings, (path) => `config file ${file}: ${reference.origins[path] ?? path}`);
   for (const [path, key] of Object.entries(reference.origins)) origins.set(path, `${key} in ${file}`);
-  refDb.apply(config, origins, reference.db, (key) => `${key} in ${file}`);
-  return true;
+  parts.apply(config, origins, reference.combined, (key) => `${key} in ${file}`);
+  findings.referenceGiven = true;
 }
+
+/** A loaded configuration and, for each setting given, where it came from (a setting not in it has its default). */
+export interface LoadedConfig {
+  config: Config;
+  origins: ReadonlyMap<string, string>;
+}
+
+const toStderr: Warn = (message) => process.stderr.write(`warning: ${message}\n`);
 
 /**
  * Defaults ← the reference's files in CONFIG_PATH ← config file (ours, or the reference's
  * `hiero.mirror.rest` layout) ← `HIERO_MIRROR_*` (and deprecated `HEDERA_MIRROR_*`) variables ←
  * `DATABASE_URL`, `PORT` ← `LQS_*`. Reference keys we do not model are ignored with one warning
- * (`warn`, stderr by default). A configuration of the reference that names no database means the
- * reference's default one, as it does for the reference: never the embedded demo database.
+ * listing them all (`warn`, stderr by default). A configuration of the reference that names no
+ * database means the reference's default one, as it does for the reference: never the embedded
+ * demo database.
  */
-export function loadConfig(
+export function loadConfigWithOrigins(
   env: NodeJS.ProcessEnv = process.env,
   file = env.LQS_CONFIG_FILE,
-  warn: Warn = (message) => process.stderr.write(`warning: ${message}\n`),
-): Config {
+  warn: Warn = toStderr,
+): LoadedConfig {
   const config = structuredClone(defaultConfig()) as unknown as Plain;
   const origins = new Map<string, string>();
-  let referenceGiven = false;
-  const refDb = new ReferenceDb();
-  for (const found of referenceFiles(env)) referenceGiven = mergeFile(config, origins, found, 'CONFIG_PATH', warn, refDb) || referenceGiven;
-  if (file) referenceGiven = mergeFile(config, origins, file, 'LQS_CONFIG_FILE', warn, refDb) || referenceGiven;
+  const findings: Findings = { ignored: [], referenceGiven: false };
+  const parts = new ReferenceParts();
+  for (const found of referenceFiles(env)) mergeFile(config, origins, found, 'CONFIG_PATH', warn, parts, findings);
+  if (file) mergeFile(config, origins, file, 'LQS_CONFIG_FILE', warn, parts, findings);
   const reference = translateReferenceEnv(env);
   if (reference.deprecated.length > 0)
     warn(`the HEDERA_MIRROR_ variables are deprecated, read as HIERO_MIRROR_: ${reference.deprecated.join(', ')}`);
-  if (reference.ignored.length > 0) warn(`ignoring variables of the reference this service does not use: ${reference.ignored.join(', ')}`);
+  findings.ignored.push(...reference.ignored);
   mergeFrom(config, reference.settings, (path) => `${reference.origins[path] ?? path} (${path})`);
   for (const [path, name] of Object.entries(reference.origins)) origins.set(path, `${name} (${path})`);
-  refDb.apply(config, origins, reference.db, (name) => `${name} (db.url)`);
-  referenceGiven ||= reference.given;
+  parts.apply(config, origins, reference.combined, (name) => name);
+  findings.referenceGiven ||= reference.given;
+  if (findings.ignored.length > 0)
+    warn(`ignoring settings of the reference that have no meaning in this service: ${findings.ignored.join(', ')}`);
 
   const variables: [string, string, string][] = [];
   if (env.DATABASE_URL) variables.push(['db.url', 'DATABASE_URL', env.DATABASE_URL]);
@@ -163,10 +255,15 @@ export function loadConfig(
     origins.set(path, `${name} (${path})`);
   }
   const db = config.db as Plain;
-  if (referenceGiven && db.url === '') {
+  if (findings.referenceGiven && db.url === '') {
     db.url = referenceDbUrl();
     origins.set('db.url', "the reference's default database (hiero.mirror.rest.db.*)");
   }
   validate(config as unknown as Config, (path) => origins.get(path) ?? path);
-  return deepFreeze(config as unknown as Config);
+  return { config: deepFreeze(config as unknown as Config), origins };
+}
+
+/** The configuration loadConfigWithOrigins loads. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, file = env.LQS_CONFIG_FILE, warn: Warn = toStderr): Config {
+  return loadConfigWithOrigins(env, file, warn).config;
 }

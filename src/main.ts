@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The service's command line (commander): serve (default) | migrate | indexes | demo load |
+ * The service's command line (commander): serve (default) | config | migrate | indexes | demo load |
  * admin hash-password, each with its own --help. The tools (generate, conformance, fixtures load)
  * have their own, tools/main.ts.
  */
@@ -37,6 +37,17 @@ async function onConfiguredDatabase(settings: Partial<Config['db']>, work: (db: 
   exitCode = 0;
 }
 
+/** Prints the effective configuration; `commandLine` maps the settings an option changed to the option. */
+async function printConfig(format: 'yaml' | 'json', commandLine: Record<string, string>): Promise<void> {
+  const { loadConfigWithOrigins } = await import('./config.js');
+  const { effectiveSettings, formatSettings } = await import('./cli/printConfig.js');
+  const loaded = loadConfigWithOrigins();
+  const settings = effectiveSettings(loaded, commandLine);
+  if (commandLine['db.migrate']) settings['db.migrate']!.value = false;
+  process.stdout.write(formatSettings(settings, format));
+  exitCode = 0;
+}
+
 function program(): Command {
   const cli = new Command('lqs')
     .description('Ledger Query Service: a read-only JSON API over Hiero mirror node data')
@@ -52,13 +63,26 @@ function program(): Command {
     .command('serve')
     .description('serve the API and the admin listener (the default command)')
     .option('--no-migrate', 'do not create or update the schema (for a role that can only SELECT)')
-    .action(async (options: { migrate: boolean }) => {
+    .option('--print-config', 'print the effective configuration (as `config` does, with this command line) and exit')
+    .action(async (options: { migrate: boolean; printConfig?: boolean }) => {
+      if (options.printConfig) {
+        await printConfig('yaml', options.migrate ? {} : { 'db.migrate': '--no-migrate' });
+        return;
+      }
       // nothing is open yet while the server's modules load: a signal then ends the process with 0
       const early = () => process.exit(0);
       process.once('SIGTERM', early).once('SIGINT', early);
       const { serve } = await import('./server.js');
       process.off('SIGTERM', early).off('SIGINT', early);
       await serve({ migrate: options.migrate });
+    });
+
+  cli
+    .command('config')
+    .description('print the effective configuration: every setting, its value (secrets masked) and where it came from')
+    .option('--json', 'JSON instead of YAML')
+    .action(async (options: { json?: boolean }) => {
+      await printConfig(options.json ? 'json' : 'yaml', {});
     });
 
   cli
@@ -76,10 +100,17 @@ function program(): Command {
     .command('indexes')
     .description("add the service's optional indexes to a mirror node database (CREATE INDEX CONCURRENTLY, idempotent)")
     .action(async () => {
-      const { addOptionalIndexes } = await import('./db/optionalIndexes.js');
+      const { addOptionalIndexes, indexesNeedOwner } = await import('./db/optionalIndexes.js');
+      const { UserError } = await import('./userError.js');
       // building an index on a large table takes longer than any statement of the API, and waits for the transactions under way
       await onConfiguredDatabase({ migrate: false, statementTimeoutMs: 0, lockTimeoutMs: 0 }, async (db) => {
-        await addOptionalIndexes(db, ({ name, table, outcome }) => console.log(`${outcome.padEnd(8)} ${name} on ${table}`));
+        try {
+          await addOptionalIndexes(db, ({ name, table, outcome }) => console.log(`${outcome.padEnd(8)} ${name} on ${table}`));
+        } catch (err) {
+          if ((err as { code?: string }).code !== '42501') throw err;
+          const [{ role }] = (await db.query<{ role: string }>('select current_user as role')) as [{ role: string }];
+          throw new UserError(indexesNeedOwner(role, (err as Error).message));
+        }
       });
     });
 

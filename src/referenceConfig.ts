@@ -24,11 +24,18 @@ export const REFERENCE_DB_DEFAULTS = {
 export const MAPPED: Readonly<Record<string, string>> = Object.fromEntries(
   SETTING_LIST.flatMap(({ path, leaf }) => (leaf.ref ? [[leaf.ref, path]] : [])),
 );
-/** The reference's connection parts, which together make our `db.url`. */
-export const DB_PARTS = ['db.host', 'db.port', 'db.name', 'db.username', 'db.password'];
+/** The reference's connection parts, which together make our `db.url` (and `db.replicas` with `db.primaryHost`). */
+export const DB_PARTS = ['db.host', 'db.port', 'db.name', 'db.username', 'db.password', 'db.primaryHost'];
+/** The reference's Redis response cache keys, which together make our `cache.redis.url`. */
+export const REDIS_PARTS = ['cache.response.enabled', 'redis.enabled', 'redis.uri'];
+/** The reference's default Redis (`hiero.mirror.rest.redis.uri`). */
+export const REFERENCE_REDIS_URI = 'redis://127.0.0.1:6379';
+/** Reference keys read together, over every layer of its configuration: a later layer changes one part and keeps the others. */
+const COMBINED = [...DB_PARTS, ...REDIS_PARTS];
 /** Every reference path we read, for matching variable names case-insensitively. */
-const KNOWN = [...Object.keys(MAPPED), ...DB_PARTS];
+const KNOWN = [...Object.keys(MAPPED), ...COMBINED];
 const DURATIONS = new Set(SETTING_LIST.flatMap(({ leaf }) => (leaf.ref && leaf.refDuration ? [leaf.ref] : [])));
+const ENUMS = new Set(SETTING_LIST.flatMap(({ leaf }) => (leaf.ref && leaf.refEnum ? [leaf.ref] : [])));
 
 const UNIT_NS: Record<string, bigint> = {
   ns: 1n,
@@ -69,11 +76,11 @@ export interface Translated {
   /** whether any reference setting was given (read or ignored) */
   given: boolean;
   /**
-   * The connection parts given (`host`, `port`, `name`, `username`, `password`) and the keys or
+   * The parts read together (DB_PARTS, REDIS_PARTS) given, by reference path, and the keys or
    * variables they came from: the caller combines them over every layer of the reference's
-   * configuration into one `db.url`, so that a password variable keeps a file's host.
+   * configuration, so that a password variable keeps a file's host.
    */
-  db: { parts: Record<string, string>; names: string[] };
+  combined: { parts: Record<string, string>; names: Record<string, string> };
 }
 
 /** The reference's database URL from its connection parts, each left out taking the reference's default. */
@@ -98,24 +105,29 @@ function translate(entries: [string, unknown, string][]): Omit<Translated, 'depr
   const settings: Plain = {};
   const ignored: string[] = [];
   const origins: Record<string, string> = {};
-  const db: Record<string, string> = {};
-  const dbNames: string[] = [];
+  const combined: Translated['combined'] = { parts: {}, names: {} };
   for (const [path, value, name] of entries) {
-    if (DB_PARTS.includes(path)) {
-      db[path.slice(3)] = String(value);
-      dbNames.push(name);
+    if (COMBINED.includes(path)) {
+      combined.parts[path] = String(value);
+      combined.names[path] = name;
     } else if (MAPPED[path]) {
-      setPath(settings, MAPPED[path], DURATIONS.has(path) ? durationNs(value, name) : value);
+      const ours = DURATIONS.has(path) ? durationNs(value, name) : ENUMS.has(path) ? String(value).toLowerCase().replace(/_/g, '-') : value;
+      setPath(settings, MAPPED[path], ours);
       origins[MAPPED[path]] = name;
     } else {
       ignored.push(name);
     }
   }
-  return { settings, ignored, origins, db: { parts: db, names: dbNames } };
+  return { settings, ignored, origins, combined };
 }
 
+/** Reference keys whose value is an object (headers) read whole, with or without the `hiero.mirror.rest.` prefix. */
+const OBJECT_VALUED = new Set(
+  SETTING_LIST.flatMap(({ leaf }) => (leaf.ref && (leaf.kind === 'headers' || leaf.kind === 'pathHeaders') ? [leaf.ref] : [])),
+);
+
 function flatten(node: unknown, prefix: string, out: [string, unknown][]): void {
-  if (!isPlain(node)) {
+  if (!isPlain(node) || OBJECT_VALUED.has(prefix.replace(/^(hiero|hedera)\.mirror\.rest\./, ''))) {
     out.push([prefix, node]);
     return;
   }

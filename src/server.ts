@@ -13,8 +13,9 @@ import { configWith, loadConfig, type Config } from './config.js';
 import type { Db } from './db/db.js';
 import { openDatabase } from './db/open.js';
 import { loadDemoLedger, demoExampleUrls, isDemoLedger } from './demo/ledger.js';
-import { missingSchema } from './db/schemaRequirements.js';
+import { grantAdvice, missingSchema, NO_SELECT } from './db/schemaRequirements.js';
 import { OutageLog } from './http/outageLog.js';
+import { checkPorts } from './portCheck.js';
 import { listeningUrl, startupBanner } from './startupBanner.js';
 import { UserError } from './userError.js';
 import { createLogger } from './logger.js';
@@ -45,11 +46,14 @@ export function workerCount(config: Config): number {
 export async function serve(options: { migrate: boolean }): Promise<void> {
   // a worker: the primary runs the admin listener and prints the banner
   const worker = cluster.isWorker;
-  const loaded = loadConfig();
+  // the primary has warned about the configuration once; its workers load the same
+  const loaded = loadConfig(process.env, process.env.LQS_CONFIG_FILE, worker ? () => {} : undefined);
   const config = configWith(
     { db: { migrate: loaded.db.migrate && options.migrate }, admin: { enabled: loaded.admin.enabled && !worker } },
     loaded,
   );
+  // a worker's listener is the primary's, which has checked the ports
+  if (!worker) await checkPorts(config);
   if (cluster.isPrimary && workerCount(config) > 1) return servePrimary(config, workerCount(config));
 
   // Signal handlers come first, so that SIGTERM or SIGINT at any moment of start-up ends the process
@@ -158,9 +162,21 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
 /** Stops with one list of every table and column the service reads that the database lacks. */
 async function checkSchema(db: Db): Promise<void> {
   const missing = await missingSchema(db);
-  if (missing.length > 0) {
-    throw new UserError(`The database lacks what the service reads (a mirror node database of another version?): ${missing.join('; ')}`);
+  const unreadable = missing.filter((m) => m.endsWith(NO_SELECT));
+  const absent = missing.filter((m) => !m.endsWith(NO_SELECT));
+  let grant = '';
+  if (unreadable.length > 0) {
+    const [{ role }] = (await db.query<{ role: string }>('select current_user as role')) as [{ role: string }];
+    grant = grantAdvice(
+      role,
+      unreadable.map((m) => m.slice('table '.length, -NO_SELECT.length)),
+    );
   }
+  if (absent.length > 0) {
+    const lacks = `The database lacks what the service reads (a mirror node database of another version?): ${absent.join('; ')}`;
+    throw new UserError(grant ? `${lacks}; and ${grant}` : lacks);
+  }
+  if (grant) throw new UserError(grant);
 }
 
 export interface Listeners {

@@ -17,13 +17,15 @@ export function refuseUnknown(command: Command): Command {
   return command;
 }
 
-/** The configuration the failure happened under, for naming the database and ports (none if it cannot load). */
-async function configForMessages(): Promise<Config | undefined> {
+/** The configuration the failure happened under, for naming the database, where it came from, and ports (none if it cannot load). */
+async function configForMessages(): Promise<{ config?: Config; dbOrigin?: string }> {
   try {
-    const { loadConfig } = await import('../config.js');
-    return loadConfig();
+    const { loadConfigWithOrigins } = await import('../config.js');
+    // its warnings were printed when the command loaded it
+    const { config, origins } = loadConfigWithOrigins(process.env, process.env.LQS_CONFIG_FILE, () => {});
+    return { config, dbOrigin: origins.get('db.url') };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -47,7 +49,8 @@ export async function runCommandLine(cli: Command, argv: string[], exitCode: () 
       process.exitCode = err.exitCode === 0 ? 0 : 2;
       return;
     }
-    process.stderr.write(`error: ${describeFailure(err, await configForMessages())}\n`);
+    const { config, dbOrigin } = await configForMessages();
+    process.stderr.write(`error: ${describeFailure(err, config, dbOrigin)}\n`);
     if (wantsStacks()) process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
     process.exitCode = 1;
     // a worker of `serve` (server.workers): its channel to the primary would keep it running

@@ -3,6 +3,7 @@
  * or the variable, and where there is one the fix. Stacks are for `debug` only.
  */
 import { ConfigError, type Config } from '../config.js';
+import { grantAdvice } from '../db/schemaRequirements.js';
 import { UserError } from '../userError.js';
 
 export { UserError };
@@ -50,8 +51,22 @@ function listener(
   };
 }
 
-/** The line describing `err`; `config` is the configuration in force when it loaded. */
-export function describeFailure(err: unknown, config?: Config): string {
+/** Certificate checks that fail against `db.tls.ca` (node's TLS error codes). */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+]);
+
+/**
+ * The line describing `err`; `config` is the configuration in force when it loaded, `source`
+ * where its database came from (`DATABASE_URL (db.url)` unless told).
+ */
+export function describeFailure(err: unknown, config?: Config, source = 'DATABASE_URL (db.url)'): string {
   if (err instanceof UserError || err instanceof ConfigError) return err.message;
   const e = (err ?? {}) as PgError;
   // several addresses tried (localhost: ::1 and 127.0.0.1) fail together
@@ -59,29 +74,38 @@ export function describeFailure(err: unknown, config?: Config): string {
   const db = target(config);
   const dbWhere = db ? `PostgreSQL at ${db.where}` : 'PostgreSQL';
   const message = String(e.message ?? err).split('\n')[0]!;
+  if (code && UNTRUSTED_CERTIFICATE.has(code))
+    return `${dbWhere} presented a certificate that ${config?.db.tls.ca ? `the certificate authority of db.tls.ca (${config.db.tls.ca})` : 'no trusted certificate authority'} did not sign (${code}); correct db.tls.ca, or db.sslMode require to encrypt without checking`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `${dbWhere} presented a certificate for another host name (${message}); connect by a name the certificate carries, or db.sslMode verify-ca`;
+  if (code === 'CERT_HAS_EXPIRED') return `${dbWhere} presented an expired certificate (CERT_HAS_EXPIRED); renew the server's certificate`;
+  if (/server does not support SSL/i.test(message))
+    return `${dbWhere} does not accept TLS (its ssl setting is off); turn ssl on in the server, or set db.sslMode to disable and db.tls.enabled to false`;
   switch (code) {
     case 'ECONNREFUSED':
-      if (e.syscall === 'connect' || db)
-        return `cannot connect to ${dbWhere}: connection refused; start the server or correct DATABASE_URL (db.url)`;
+      if (e.syscall === 'connect' || db) return `cannot connect to ${dbWhere}: connection refused; start the server or correct ${source}`;
       break;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `cannot resolve the host ${JSON.stringify(e.hostname ?? db?.host ?? '')} of DATABASE_URL (db.url)`;
+      return `cannot resolve the host ${JSON.stringify(e.hostname ?? db?.host ?? '')} of ${source}`;
     case 'ETIMEDOUT':
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
-      return `cannot reach ${dbWhere} (${code}); check the host of DATABASE_URL (db.url) and the network`;
+      return `cannot reach ${dbWhere} (${code}); check the host of ${source} and the network`;
     case '3D000': {
       const name = /database "([^"]+)"/.exec(message)?.[1] ?? db?.database ?? '';
       const options = db ? ` -h ${db.host} -p ${db.port} -U ${db.user}` : '';
-      return `database "${name}" does not exist on ${dbWhere}: create it with \`createdb${options} ${name}\` or name another in DATABASE_URL (db.url)`;
+      return `database "${name}" does not exist on ${dbWhere}: create it with \`createdb${options} ${name}\` or name another in ${source}`;
     }
     case '28000':
-      return `${dbWhere} refused the connection: ${message}; create the role (\`createuser ${db?.user ?? 'NAME'}\`) or set another user in DATABASE_URL (db.url)`;
+      return `${dbWhere} refused the connection: ${message}; create the role (\`createuser ${db?.user ?? 'NAME'}\`) or set another user in ${source}`;
     case '28P01':
-      return `${dbWhere} refused the connection: ${message}; correct the password in DATABASE_URL (db.url)`;
-    case '42501':
+      return `${dbWhere} refused the connection: ${message}; correct the password in ${source}`;
+    case '42501': {
+      const table = /permission denied for (?:table|relation) "?([\w.]+)"?/.exec(message)?.[1];
+      if (table) return `${dbWhere}: ${grantAdvice(db?.user ?? 'NAME', [table])}`;
       return `${dbWhere}: ${message}; run \`migrate\` as a role that owns the schema, and \`serve --no-migrate\` as the read-only one`;
+    }
     case '57P03':
       return `${dbWhere} is starting up or shutting down; try again in a moment`;
     case '53300':

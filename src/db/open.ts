@@ -4,6 +4,7 @@ import { openPglite } from './pglite.js';
 import type { PoolLogger } from './poolNotices.js';
 import { openPostgres } from './postgres.js';
 import { migrate } from './migrate.js';
+import { postgresTls } from './tls.js';
 import { ReplicatedDb, type ReplicaOptions } from './replicas.js';
 
 /**
@@ -17,8 +18,10 @@ export async function openDatabase(
   onReplicaState?: ReplicaOptions['onStateChange'],
   logger?: PoolLogger,
 ): Promise<Db> {
+  const ssl = postgresTls(config.db);
   const postgres = (url: string) =>
     openPostgres({
+      ssl,
       url,
       poolSize: config.db.poolSize,
       statementTimeoutMs: config.db.statementTimeoutMs,

@@ -80,6 +80,11 @@ async function attached(db: Db, parentIndex: string, childIndex: string): Promis
   return rows.length > 0;
 }
 
+/** What to do when `role` may not create the indexes (only a table's owner may): the owner runs the command. */
+export function indexesNeedOwner(role: string, reason: string): string {
+  return `the role ${role} may not add indexes (${reason}): only the tables' owner may; ask the owner of the mirror node database (its own migrations' role, mirror_node by default) to run \`lqs indexes\` with DATABASE_URL naming that role, then serve as ${role} with \`serve --no-migrate\``;
+}
+
 export async function addOptionalIndexes(db: Db, report: (outcome: IndexOutcome) => void = () => undefined): Promise<IndexOutcome[]> {
   const outcomes: IndexOutcome[] = [];
   for (const index of optionalIndexes()) {

@@ -75,6 +75,8 @@ export interface PostgresOptions {
    * transaction whichever server connection is free.
    */
   preparedStatements?: boolean;
+  /** TLS to the server (src/db/tls.ts); undefined: as the URL says */
+  ssl?: import('node:tls').ConnectionOptions;
   onError?: (err: Error) => void;
   /** the pool's own lines: waits for a connection, the server refusing more, named statements turned off */
   logger?: PoolLogger;
@@ -173,6 +175,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
     connectionTimeoutMillis: options.connectionTimeoutMs,
     application_name: 'ledger-query-service',
     types,
+    ...(options.ssl ? { ssl: options.ssl } : {}),
   };
   const pool = new pg.Pool({
     ...clientConfig,

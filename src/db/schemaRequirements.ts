@@ -188,6 +188,15 @@ export const READ_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
+/** How missingSchema marks a table that is there but that the role may not read. */
+export const NO_SELECT = ': no SELECT privilege for this role';
+
+/** What to ask the database's owner to run so that `role` can read `tables` (a list, or all of them). */
+export function grantAdvice(role: string, tables: readonly string[]): string {
+  const quoted = `"${role.replace(/"/g, '""')}"`;
+  return `the role ${role} may not read ${tables.join(', ')} (permission denied); as the owner of the mirror node database run \`GRANT USAGE ON SCHEMA public TO ${quoted}; GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${quoted};\` or connect as the mirror node's own readonly or mirror_api role`;
+}
+
 /** A table every mirror node database has and that the service's own migrations never create. */
 const MIRROR_NODE_MARKER = 'flyway_schema_history';
 
@@ -225,7 +234,7 @@ export async function missingSchema(
     }
     const present = new Set(row.columns ?? []);
     for (const column of required[row.table] ?? []) if (!present.has(column)) missing.push(`column ${row.table}.${column}`);
-    if (!row.readable) missing.push(`table ${row.table}: no SELECT privilege for this role`);
+    if (!row.readable) missing.push(`table ${row.table}${NO_SELECT}`);
   }
   return missing;
 }

@@ -1,5 +1,3 @@
-import type { FastifyRequest } from 'fastify';
-
 /** Cache-Control values the reference sends on successful responses. */
 export const CacheControl = {
   default: 'public, max-age=1',
@@ -12,9 +10,4 @@ declare module 'fastify' {
     /** Cache-Control header for 2xx responses of the route */
     cacheControl?: string;
   }
-}
-
-/** The Cache-Control of a successful response of `request`'s route: its own, else the default. */
-export function cacheControlOf(request: FastifyRequest): string {
-  return request.routeOptions.config.cacheControl ?? CacheControl.default;
 }

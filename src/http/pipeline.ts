@@ -6,7 +6,8 @@
  *   onRequest   metrics start · in-flight slot (503 when none is left or closing) · URL limits (414, 400)
  *   (CORS)      @fastify/cors's own onRequest hook, registered after this one
  *   preHandler  handler started (metrics' shed count, slot kept past a client's leaving, shutdown drain) · response cache lookup
- *   onSend      X-Request-Id · slot released, write deadline armed · common headers, Retry-After, Cache-Control ·
+ *   onSend      X-Request-Id · slot released, write deadline armed · common headers, Retry-After, Cache-Control
+ *               and the configured response.headers (responseHeaders.ts) ·
  *               response cache store · ETag and 304 · body size for metrics · shutdown drain
  *   (compress)  @fastify/compress's route-level onSend hook, which Fastify runs after this one
  *   onResponse  metrics sample
@@ -16,11 +17,11 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { cacheControlOf } from './cacheControl.js';
 import { tagResponse } from './etag.js';
 import { checkUrl, InFlightSlots, limitWriteTime } from './limits.js';
 import { dbErrorKind, metricsPath, responseSample, type ServiceMetrics } from './metrics.js';
 import { REQUEST_ID_HEADER } from './requestId.js';
+import { ResponseHeaders } from './responseHeaders.js';
 import { type CacheMiss, type ResponseCache, serveCached, storeResponse } from './responseCache.js';
 
 /** The headers every response of the public API carries, errors and early exits included. */
@@ -106,6 +107,7 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache }
   const slots = new InFlightSlots(config);
   const drain = new HandlerDrain();
   const scrapePath = metricsPath(config);
+  const successHeaders = new ResponseHeaders(config.response.headers);
   const releaseSlot = (state: RequestState) => {
     if (!state.holdsSlot) return;
     state.holdsSlot = false;
@@ -155,7 +157,7 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache }
     const status = reply.statusCode;
     if (status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
     else if (status >= 200 && status < 300 && request.url.startsWith('/api/v1/')) {
-      reply.header('cache-control', cacheControlOf(request));
+      reply.headers(successHeaders.of(request));
     }
     if (state?.cacheMiss) {
       storeResponse(cache!, state.cacheMiss, reply, payload);

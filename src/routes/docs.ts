@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { Config } from '../config.js';
 import { loadOpenApi } from '../http/openapi.js';
 
 /**
@@ -26,35 +25,23 @@ export const DOCS_TITLE = 'Ledger Query Service API';
 
 type Document = Record<string, unknown> & { paths?: Record<string, Record<string, unknown>> };
 
+/** Operations of the description that the page cannot call: the admin listener's, on another origin (which the CSP's `connect-src 'self'` forbids) behind Basic auth. */
+const NOT_FROM_THE_PAGE = ['/change-log-level'];
+
 /**
- * The document the docs page shows: the admin operation points at this process's admin listener
- * (`admin.host`, `admin.port`; a wildcard host shown as localhost), and is left out when the admin
- * listener is off.
+ * The document the docs page shows: the public API's operations, every one of which "Try it out"
+ * can call from the page. The admin operation stays described in `/api/v1/docs/openapi.yml`.
  */
-export function docsPageDocument(document: Document, config: Config): Document {
+export function docsPageDocument(document: Document): Document {
   const copy = structuredClone(document);
-  const paths = copy.paths ?? {};
-  if (!config.admin.enabled) {
-    delete paths['/change-log-level'];
-  } else if (paths['/change-log-level']) {
-    const { host: configured, port } = config.admin;
-    const host =
-      configured === '0.0.0.0' || configured === '::' || configured === ''
-        ? 'localhost'
-        : configured.includes(':')
-          ? `[${configured}]`
-          : configured;
-    paths['/change-log-level'].servers = [
-      { url: `http://${host}:${port}`, description: 'The admin listener of this process (admin.host, admin.port)' },
-    ];
-  }
+  for (const path of NOT_FROM_THE_PAGE) delete copy.paths?.[path];
   return copy;
 }
 
 /** The OpenAPI document as written, and an interactive page for it (Swagger UI served from npm). */
-export async function registerDocsRoutes(app: FastifyInstance, config: Config): Promise<void> {
+export async function registerDocsRoutes(app: FastifyInstance): Promise<void> {
   const { text, document } = loadOpenApi();
   app.get('/api/v1/docs/openapi.yml', async (_request, reply) => reply.type('text/yaml; charset=utf-8').send(text));
-  await app.register(swagger, { mode: 'static', specification: { document: docsPageDocument(document, config) as never } });
+  await app.register(swagger, { mode: 'static', specification: { document: docsPageDocument(document) as never } });
   await app.register(swaggerUi, { routePrefix: '/api/v1/docs', staticCSP: DOCS_CSP, theme: { title: DOCS_TITLE } });
 }

@@ -4,7 +4,10 @@
  * defaults, the `LQS_*` names, the reference's names and validation are all read off the leaves.
  */
 
-export type Kind = 'number' | 'bigint' | 'boolean' | 'string' | 'strings' | 'numbers';
+export type Kind = 'number' | 'bigint' | 'boolean' | 'string' | 'strings' | 'numbers' | 'headers' | 'pathHeaders';
+
+/** HTTP response headers: name → value. */
+export type Headers = Record<string, string>;
 
 export interface Leaf<T> {
   readonly kind: Kind;
@@ -23,6 +26,10 @@ export interface Leaf<T> {
   readonly ref?: string;
   /** the reference's value is a duration (`60d`, `35m`) and ours nanoseconds */
   readonly refDuration?: boolean;
+  /** the reference's value is an enum constant (`VERIFY_CA`), ours its lower-case, dashed name (`verify-ca`) */
+  readonly refEnum?: boolean;
+  /** a secret: masked wherever the configuration is printed */
+  readonly secret?: boolean;
 }
 
 type Options = Omit<Leaf<unknown>, 'kind' | 'default' | 'doc'>;
@@ -37,6 +44,10 @@ export const bool = leaf<boolean>('boolean');
 export const str = leaf<string>('string');
 export const strs = leaf<string[]>('strings');
 export const nums = leaf<number[]>('numbers');
+/** Headers (a JSON object in a variable). */
+export const headers = leaf<Headers>('headers');
+/** Headers by route path (a JSON object of JSON objects in a variable). */
+export const pathHeaders = leaf<Record<string, Headers>>('pathHeaders');
 /** A string that must be one of `values`. */
 export const choice = <const V extends string>(values: readonly V[], value: V, doc: string, options: Options = {}): Leaf<V> => ({
   kind: 'string',

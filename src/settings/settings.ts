@@ -85,6 +85,31 @@ function coerce(leaf: Leaf<unknown>, value: unknown, path: string): unknown {
     case 'string':
       if (isPlainObject(value) || Array.isArray(value)) throw fail('a string');
       return String(value);
+    case 'headers':
+    case 'pathHeaders': {
+      let parsed = value;
+      if (typeof value === 'string') {
+        try {
+          parsed = JSON.parse(value);
+        } catch {
+          throw fail('a JSON object');
+        }
+      }
+      const expected = leaf.kind === 'headers' ? 'an object of header names and values' : 'an object of route paths and header objects';
+      if (!isPlainObject(parsed)) throw fail(expected);
+      const headerMap = (node: unknown, at: string): Record<string, string> => {
+        if (!isPlainObject(node)) throw new ConfigError(`${at}: not ${expected}`);
+        return Object.fromEntries(
+          Object.entries(node).map(([name, v]) => {
+            if (isPlainObject(v) || Array.isArray(v) || v === null || v === undefined || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+              throw new ConfigError(`${at}: ${JSON.stringify(name)} is not a header name with a value`);
+            return [name.toLowerCase(), String(v)];
+          }),
+        );
+      };
+      if (leaf.kind === 'headers') return headerMap(parsed, path);
+      return Object.fromEntries(Object.entries(parsed).map(([route, h]) => [route, headerMap(h, `${path}.${route}`)]));
+    }
   }
 }
 
@@ -106,6 +131,12 @@ export function mergeSettings(target: Plain, overrides: unknown, ignoreUnknown =
       if (!isPlainObject(value) && value !== null && value !== undefined)
         throw new ConfigError(`${path}: a group of settings, not ${JSON.stringify(String(value))}`);
       mergeSettings(target[key] as Plain, value, ignoreUnknown, path);
+    } else if (setting.leaf.kind === 'headers' || setting.leaf.kind === 'pathHeaders') {
+      // merged, as the reference merges its configuration layers: a later layer adds headers and routes
+      const merged: Plain = { ...(target[key] as Plain) };
+      for (const [name, v] of Object.entries(coerce(setting.leaf, value, path) as Plain))
+        merged[name] = setting.leaf.kind === 'pathHeaders' ? { ...(merged[name] as Plain | undefined), ...(v as Plain) } : v;
+      target[key] = merged;
     } else target[key] = coerce(setting.leaf, value, path);
   }
 }

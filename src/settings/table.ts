@@ -4,13 +4,16 @@
  * (`hiero.mirror.rest.*`) so that its settings carry over. The Config type, the defaults, the
  * `LQS_*` variables, the reference's names, validation and the README's table derive from it.
  */
-import { big, bool, choice, type ConfigOf, num, nums, type OverridesOf, port, str, strs } from './leaf.js';
+import { big, bool, choice, type ConfigOf, headers, num, nums, type OverridesOf, pathHeaders, port, str, strs } from './leaf.js';
 
 /** The reads `db.primaryReads` can send to the primary. */
 export const PRIMARY_READS = ['blocks'] as const;
 
 /** How an account's transfers in transactions of one type are found; `auto` lets the costs choose. */
 export const TRANSFER_JOINS = ['auto', 'merge', 'probe by account', 'probe by type'] as const;
+
+/** libpq's `sslmode` values, as the reference's `db.sslMode` names them (lower case, dashed). */
+export const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
 
 const ms = (min: number) => ({ min, is: `a number of milliseconds of ${min} or more` });
 
@@ -20,7 +23,7 @@ export const SETTINGS = {
   shard: big(0n, 'the shard entity ids are read and written in', { ref: 'common.shard' }),
   realm: big(0n, 'the realm entity ids are read and written in', { ref: 'common.realm' }),
   db: {
-    url: str('', 'PostgreSQL URL (`DATABASE_URL`); empty means the embedded database', { postgresUrl: true }),
+    url: str('', 'PostgreSQL URL (`DATABASE_URL`); empty means the embedded database', { postgresUrl: true, secret: true }),
     dataDir: str('./data', 'PGlite data directory (`memory`, or empty in a file: in memory)'),
     poolSize: num(10, 'connections in the PostgreSQL pool', {
       range: { min: 1, integer: true, is: 'a pool size (an integer of 1 or more)' },
@@ -31,12 +34,35 @@ export const SETTINGS = {
     connectionTimeoutMs: num(3_000, 'a connection to PostgreSQL not made within this fails', { ref: 'db.pool.connectionTimeout' }),
     preparedStatements: bool(true, 'named (prepared) statements; false behind a pooler in transaction mode (PgBouncer before 1.21)'),
     migrate: bool(true, 'apply migrations at start-up (off for a read-only role on a database the service did not create)'),
-    replicas: strs([], 'PostgreSQL URLs of read replicas, comma-separated in a variable (see Deployment)', { postgresUrl: true }),
+    replicas: strs([], 'PostgreSQL URLs of read replicas, comma-separated in a variable (see Deployment)', {
+      postgresUrl: true,
+      secret: true,
+    }),
     maxReplicaLagMs: num(5_000, 'replay lag beyond which a replica leaves the rotation until it catches up', { range: ms(0) }),
     replicaCheckIntervalMs: num(1_000, "how often each replica's replay lag is checked", { range: ms(10) }),
     primaryReads: strs(['blocks'], 'reads kept on the primary with replicas, as they must see the newest data', {
       oneOf: PRIMARY_READS,
     }),
+    sslMode: choice(
+      SSL_MODES,
+      'disable',
+      'TLS to PostgreSQL, primary and replicas: `require` encrypts, `verify-ca` also checks the certificate against `db.tls.ca`, `verify-full` also its host name; `allow` and `prefer` as `disable` (no fallback here)',
+      { ref: 'db.sslMode', refEnum: true },
+    ),
+    tls: {
+      enabled: bool(
+        false,
+        'TLS to PostgreSQL; with `db.sslMode` `disable`, `allow` or `prefer`, as `require` (the certificate is not checked)',
+        {
+          ref: 'db.tls.enabled',
+        },
+      ),
+      ca: str('', 'file of the certificate authority the server certificate is checked against (`verify-ca`, `verify-full`)', {
+        ref: 'db.tls.ca',
+      }),
+      cert: str('', 'file of the client certificate, for a server that asks for one', { ref: 'db.tls.cert' }),
+      key: str('', "file of the client certificate's private key", { ref: 'db.tls.key' }),
+    },
   },
   response: {
     limit: {
@@ -56,6 +82,16 @@ export const SETTINGS = {
     ),
     compression: bool(true, 'gzip or br for a client that accepts it', { ref: 'response.compression' }),
     compressionThreshold: num(1024, 'bodies smaller than this many bytes are sent uncompressed'),
+    headers: {
+      default: headers({}, "headers added to every successful API response (JSON in a variable), over the service's own", {
+        ref: 'response.headers.default',
+      }),
+      path: pathHeaders(
+        {},
+        "headers by route (`/api/v1/blocks/:hashOrNumber`; JSON in a variable), over `response.headers.default` and the route's own Cache-Control",
+        { ref: 'response.headers.path' },
+      ),
+    },
   },
   query: {
     maxRepeatedQueryParameters: num(100, 'a parameter repeated more often gets 400', { ref: 'query.maxRepeatedQueryParameters' }),
@@ -93,13 +129,17 @@ export const SETTINGS = {
   log: {
     level: str('info', 'pino level at start-up (`silly` is `trace`); changed at run time by POST /change-log-level', { ref: 'log.level' }),
     pretty: bool(false, 'readable log lines (pino-pretty) instead of JSON lines'),
+    sampleRate: num(1, "share of successful API requests logged at info (errors always; the reference's default is 0.1)", {
+      range: { min: 0, max: 1, is: 'a share from 0 to 1' },
+      ref: 'log.sampleRate',
+    }),
   },
   metrics: {
     enabled: bool(true, 'Prometheus metrics at `metrics.config.uriPath` + `/metrics/` on the public listener', { ref: 'metrics.enabled' }),
     config: {
       authentication: bool(false, 'Basic auth on the scrape', { ref: 'metrics.config.authentication' }),
       username: str('', "the scrape's user", { ref: 'metrics.config.username' }),
-      password: str('', "the scrape's password", { ref: 'metrics.config.password' }),
+      password: str('', "the scrape's password", { ref: 'metrics.config.password', secret: true }),
       uriPath: str('/swagger', 'the path the metrics are served under', { ref: 'metrics.config.uriPath' }),
     },
   },
@@ -119,7 +159,7 @@ export const SETTINGS = {
     enabled: bool(true, 'the admin listener (POST /change-log-level), separate from the public one'),
     port: port(5552, 'admin listener port'),
     host: str('127.0.0.1', 'admin listener address'),
-    users: strs([], '`user:password` or `user:scrypt$salt$hash` entries (none, and no usersFile: every request refused)'),
+    users: strs([], '`user:password` or `user:scrypt$salt$hash` entries (none, and no usersFile: every request refused)', { secret: true }),
     usersFile: str('', 'a file of further entries, one per line, read at start-up'),
     maxFailures: num(5, 'failed attempts from one client address within failureWindowMs before it is locked out'),
     maxUserFailures: num(10, 'failed attempts naming one user, from any address, before that user name is locked out'),
@@ -140,11 +180,13 @@ export const SETTINGS = {
     }),
     maxEntryBytes: num(1024 * 1024, 'a larger response is not kept in the process (Redis may still share it)', { shown: '1 MiB' }),
     redis: {
-      url: str('', '`redis://host:port[/db]` of a cache shared by every process; empty: none'),
+      url: str('', '`redis://host:port[/db]` of a cache shared by every process; empty: none', { secret: true }),
       keyPrefix: str('lqs:', 'prefix of every key (processes serving the same database share it)'),
-      timeoutMs: num(50, 'a Redis GET taking longer is abandoned and the request answered from the database'),
-      connectTimeoutMs: num(1_000, 'how long a connection attempt to Redis may take'),
-      backoffMs: num(1_000, 'after a failure or timeout Redis is left alone this long'),
+      timeoutMs: num(50, 'a Redis GET taking longer is abandoned and the request answered from the database', {
+        ref: 'redis.commandTimeout',
+      }),
+      connectTimeoutMs: num(1_000, 'how long a connection attempt to Redis may take', { ref: 'redis.connectTimeout' }),
+      backoffMs: num(1_000, 'after a failure or timeout Redis is left alone this long', { ref: 'redis.maxBackoff' }),
     },
   },
 };

@@ -86,6 +86,7 @@ describe('command line', () => {
   describe('help and bad command lines', () => {
     for (const command of [
       ['serve'],
+      ['config'],
       ['migrate'],
       ['generate'],
       ['conformance'],
@@ -106,7 +107,7 @@ describe('command line', () => {
       for (const args of [['--help'], ['help']]) {
         const run = await lqs(args);
         assert.equal(run.code, 0);
-        for (const command of ['serve', 'migrate', 'indexes', 'demo', 'admin'])
+        for (const command of ['serve', 'config', 'migrate', 'indexes', 'demo', 'admin'])
           assert.match(run.stdout, new RegExp(`^  ${command}\\b`, 'm'));
         for (const command of TOOL_COMMANDS) assert.doesNotMatch(run.stdout, new RegExp(`^  ${command}\\b`, 'm'));
         const tools = await execute(TOOLS, args);
@@ -144,6 +145,39 @@ describe('command line', () => {
         assert.equal(run.stderr.split('\n')[0], message);
         assert.equal(run.stdout, '');
       }
+    });
+  });
+
+  describe('the effective configuration', () => {
+    it('prints every setting with its value, secrets masked, and where it came from', async () => {
+      const configPath = join(dir, 'print-config');
+      mkdirSync(configPath);
+      const file = join(configPath, 'application.yml');
+      writeFileSync(
+        file,
+        'hiero:\n  mirror:\n    rest:\n      db:\n        host: pg.internal\n        password: s3cret\n      metrics:\n        config:\n          password: scrape-pw\n      cache:\n        response:\n          enabled: true\n      redis:\n        uri: redis://:redis-pw@cache:6379\n',
+      );
+      const env = { CONFIG_PATH: configPath, LQS_RESPONSE_LIMIT_MAX: '50', LQS_ADMIN_USERS: 'ops:hunter2' };
+      const run = await lqs(['config', '--json'], env);
+      assert.equal(run.code, 0, run.stderr);
+      const printed = JSON.parse(run.stdout) as Record<string, { value: unknown; from: string }>;
+      assert.deepEqual(printed['db.url'], {
+        value: 'postgres://mirror_api:****@pg.internal:5432/mirror_node',
+        from: `hiero.mirror.rest.db.host in ${file}, hiero.mirror.rest.db.password in ${file}`,
+      });
+      assert.deepEqual(printed['metrics.config.password'], { value: '****', from: `hiero.mirror.rest.metrics.config.password in ${file}` });
+      assert.equal(printed['cache.redis.url']?.value, 'redis://:****@cache:6379');
+      assert.deepEqual(printed['admin.users'], { value: ['ops:****'], from: 'LQS_ADMIN_USERS (admin.users)' });
+      assert.deepEqual(printed['response.limit.max'], { value: 50, from: 'LQS_RESPONSE_LIMIT_MAX (response.limit.max)' });
+      assert.deepEqual(printed['response.limit.default'], { value: 25, from: 'default' });
+      assert.deepEqual(printed.realm, { value: '0', from: 'default' });
+      for (const secret of ['s3cret', 'scrape-pw', 'redis-pw', 'hunter2']) assert.doesNotMatch(run.stdout, new RegExp(secret));
+
+      const yaml = await lqs(['serve', '--print-config', '--no-migrate'], env);
+      assert.equal(yaml.code, 0, yaml.stderr);
+      assert.match(yaml.stdout, /^db\.migrate:\n {2}value: false\n {2}from: command line \(--no-migrate\)$/m);
+      assert.match(yaml.stdout, /^response\.limit\.max:\n {2}value: 50\n/m);
+      assert.doesNotMatch(yaml.stdout + yaml.stderr, /s3cret|listening|database ready/);
     });
   });
 
@@ -203,6 +237,17 @@ describe('command line', () => {
         assert.match(run.stderr, /^error: cannot connect to PostgreSQL at 127\.0\.0\.1:1: connection refused/m);
         assert.doesNotMatch(run.stdout + run.stderr, /demo ledger/);
       }
+      // the line names where the database came from, not DATABASE_URL
+      const fromFile = await lqs(['serve'], { CONFIG_PATH: configPath });
+      assertOneLine(
+        fromFile,
+        `cannot connect to PostgreSQL at 127.0.0.1:1: connection refused; start the server or correct hiero.mirror.rest.db.port in ${join(configPath, 'application.yml')}`,
+      );
+      const fromVariable = await lqs(['serve'], { HIERO_MIRROR_REST_DB_PORT: '1' });
+      assertOneLine(
+        fromVariable,
+        'cannot connect to PostgreSQL at 127.0.0.1:1: connection refused; start the server or correct HIERO_MIRROR_REST_DB_PORT',
+      );
     });
 
     it('refuses worker processes over the embedded database', async () => {
@@ -262,6 +307,21 @@ describe('command line', () => {
         assertOneLine(
           await lqs(['serve'], { LQS_DB_DATADIR: 'memory', LQS_HOST: '127.0.0.1', PORT: String(port) }),
           `the public listener's port ${port} on 127.0.0.1 is in use by another process; stop it or choose another port (PORT or LQS_PORT)`,
+        );
+        // found before the database is opened: the port's line, not the unreachable database's
+        assertOneLine(
+          await lqs(['serve'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', LQS_HOST: '127.0.0.1', PORT: String(port) }),
+          `the public listener's port ${port} on 127.0.0.1 is in use by another process; stop it or choose another port (PORT or LQS_PORT)`,
+        );
+        assertOneLine(
+          await lqs(['serve'], {
+            DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+            LQS_PORT: '0',
+            LQS_ADMIN_ENABLED: 'true',
+            LQS_ADMIN_HOST: '127.0.0.1',
+            LQS_ADMIN_PORT: String(port),
+          }),
+          `the admin listener's port ${port} on 127.0.0.1 is in use by another process; stop it or choose another admin.port (LQS_ADMIN_PORT)`,
         );
       } finally {
         server.close();

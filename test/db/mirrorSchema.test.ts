@@ -17,7 +17,8 @@ import {
   type ReaderRole,
   type ScratchDatabase,
 } from '../../tools/db/scratch.js';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { postgresServerSkipReason } from '../support/privatePostgres.js';
 
@@ -66,6 +67,36 @@ describe('a mirror node database', { skip }, () => {
     }
   });
 
+  it("makes a SELECT-only role with the README's SQL recipe, one the service serves with", async () => {
+    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const recipe = /```sql\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('### On a mirror node database')))?.[1];
+    assert.ok(recipe, 'the README has the SQL recipe');
+    const role = `lqs_recipe_${randomBytes(4).toString('hex')}`;
+    const ownerRole = decodeURIComponent(new URL(scratch.url).username) || 'postgres';
+    const sql = recipe
+      .replace(/\blqs_reader\b/g, role)
+      .replace(/DATABASE mirror_node/g, `DATABASE ${scratch.name}`)
+      .replace(/FOR ROLE mirror_node/g, `FOR ROLE ${ownerRole}`);
+    await owner.exec(sql);
+    const url = new URL(scratch.url);
+    url.username = role;
+    url.password = 'change me';
+    try {
+      const readerDb = await openPostgres({ url: url.toString(), poolSize: 1, statementTimeoutMs: 5000, connectionTimeoutMs: 5000 });
+      try {
+        // what serve checks at start-up
+        assert.deepEqual(await missingSchema(readerDb), []);
+        await owner.exec('create table lqs_recipe_later (id bigint)');
+        assert.deepEqual(await readerDb.query('select count(*)::int as n from lqs_recipe_later'), [{ n: 0 }], 'default privileges');
+        await assert.rejects(readerDb.query('insert into lqs_recipe_later values (1)'), /permission denied/);
+      } finally {
+        await readerDb.close();
+      }
+    } finally {
+      await owner.exec(`drop table if exists lqs_recipe_later; drop owned by ${role}; drop role ${role}`);
+    }
+  });
+
   it('is never migrated: serve and migrate stop with one line saying what to run', async () => {
     for (const command of [['serve'], ['migrate']]) {
       const result = await lqs(scratch.url, ...command);
@@ -83,15 +114,39 @@ describe('a mirror node database', { skip }, () => {
     try {
       const result = await lqs(reader.url, 'serve', '--no-migrate');
       assert.equal(result.code, 1);
+      const role = new URL(reader.url).username;
+      const grant = `GRANT USAGE ON SCHEMA public TO "${role}"; GRANT SELECT ON ALL TABLES IN SCHEMA public TO "${role}";`;
       assert.equal(
         result.stderr.trim().split('\n').at(-1),
         'error: The database lacks what the service reads (a mirror node database of another version?): ' +
-          'table nft: no SELECT privilege for this role; column record_file.logs_bloom',
+          `column record_file.logs_bloom; and the role ${role} may not read nft (permission denied); as the owner of the mirror node database run \`${grant}\` or connect as the mirror node's own readonly or mirror_api role`,
+      );
+      await owner.exec(`alter table record_file rename column logs_bloom_renamed to logs_bloom`);
+      // only the privilege missing: the GRANT to ask for, not "another version?"
+      const unreadable = await lqs(reader.url, 'serve', '--no-migrate');
+      assert.equal(unreadable.code, 1);
+      assert.equal(
+        unreadable.stderr.trim().split('\n').at(-1),
+        `error: the role ${role} may not read nft (permission denied); as the owner of the mirror node database run \`${grant}\` or connect as the mirror node's own readonly or mirror_api role`,
       );
     } finally {
-      await owner.exec(`alter table record_file rename column logs_bloom_renamed to logs_bloom`);
+      await owner.exec(`alter table record_file rename column logs_bloom_renamed to logs_bloom`).catch(() => undefined);
       await owner.exec(`grant select on nft to ${new URL(reader.url).username}`);
     }
+  });
+
+  it('tells a role that may not add indexes to ask the owner to run `lqs indexes`, not to migrate', async () => {
+    const result = await lqs(reader.url, 'indexes');
+    assert.equal(result.code, 1, result.stdout);
+    const role = new URL(reader.url).username;
+    const line = result.stderr.trim().split('\n').at(-1)!;
+    assert.match(
+      line,
+      new RegExp(
+        `^error: the role ${role} may not add indexes \\(must be owner of (table|relation) \\w+\\): only the tables' owner may; ask the owner of the mirror node database .* to run \`lqs indexes\` with DATABASE_URL naming that role`,
+      ),
+    );
+    assert.doesNotMatch(line, /`(lqs )?migrate`/);
   });
 
   it('gets the optional indexes from `lqs indexes`, on partitioned tables too, and a second run changes nothing', async () => {

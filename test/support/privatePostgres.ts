@@ -4,7 +4,7 @@
  * when the tests run as root (PostgreSQL refuses to run as root).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
 import pg from 'pg';
@@ -57,6 +57,14 @@ export async function postgresServerSkipReason(adminUrl: string): Promise<string
   }
 }
 
+/** The uid and gid of the `postgres` user. */
+function postgresIds(): [number, number] {
+  return [
+    Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+    Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
+  ];
+}
+
 function binDir(): string {
   const dir = postgresBinDir();
   if (!dir) throw new Error(privatePostgresSkipReason() as string);
@@ -71,8 +79,17 @@ export interface PrivatePostgres {
   destroy(): void;
 }
 
-export async function createPrivatePostgres(): Promise<PrivatePostgres> {
-  return privateServer((run, data) => run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']));
+/** A server certificate and its key (PEM files), for a server started with `ssl=on`. */
+export interface ServerTls {
+  certFile: string;
+  keyFile: string;
+}
+
+export async function createPrivatePostgres(options: { tls?: ServerTls } = {}): Promise<PrivatePostgres> {
+  return privateServer(
+    (run, data) => run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']),
+    options.tls,
+  );
 }
 
 /**
@@ -102,7 +119,10 @@ export async function createStandby(primary: PrivatePostgres): Promise<PrivatePo
   );
 }
 
-async function privateServer(create: (run: (tool: string, args: string[]) => Buffer, data: string) => void): Promise<PrivatePostgres> {
+async function privateServer(
+  create: (run: (tool: string, args: string[]) => Buffer, data: string) => void,
+  tls?: ServerTls,
+): Promise<PrivatePostgres> {
   const bin = binDir();
   const asRoot = userInfo().uid === 0;
   const run = (tool: string, args: string[]) => {
@@ -112,12 +132,7 @@ async function privateServer(create: (run: (tool: string, args: string[]) => Buf
       : execFileSync(command, args, { stdio: 'pipe' });
   };
   const dir = mkdtempSync(join(tmpdir(), 'lqs-pg-'));
-  if (asRoot)
-    chownSync(
-      dir,
-      Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
-      Number(execFileSync('id', ['-g', 'postgres']).toString().trim()),
-    );
+  if (asRoot) chownSync(dir, ...postgresIds());
   const data = join(dir, 'data');
   try {
     create(run, data);
@@ -126,7 +141,17 @@ async function privateServer(create: (run: (tool: string, args: string[]) => Buf
     throw err;
   }
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;
+  let options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;
+  if (tls) {
+    // the server reads its key only when the server's user owns it and no one else may read it
+    const cert = join(dir, 'server.crt');
+    const key = join(dir, 'server.key');
+    copyFileSync(tls.certFile, cert);
+    copyFileSync(tls.keyFile, key);
+    chmodSync(key, 0o600);
+    if (asRoot) for (const file of [cert, key]) chownSync(file, ...postgresIds());
+    options += ` -c ssl=on -c ssl_cert_file=${cert} -c ssl_key_file=${key}`;
+  }
   const instance: PrivatePostgres = {
     port,
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,

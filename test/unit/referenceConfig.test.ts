@@ -27,7 +27,7 @@ describe("the reference's configuration", () => {
         HIERO_MIRROR_REST_METRICS_CONFIG_PASSWORD: 'pw',
         HIERO_MIRROR_COMMON_REALM: '2',
         HIERO_MIRROR_REST_CACHE_ENTITYID_MAXAGE: '1800',
-        HIERO_MIRROR_REST_REDIS_ENABLED: 'true',
+        HIERO_MIRROR_REST_REDIS_SENTINEL_ENABLED: 'false',
       },
       undefined,
       (message) => warnings.push(message),
@@ -43,7 +43,7 @@ describe("the reference's configuration", () => {
     assert.deepEqual(config.metrics.config, { authentication: true, username: 'prom', password: 'pw', uriPath: '/swagger' });
     assert.equal(config.realm, 2n);
     assert.deepEqual(warnings, [
-      'ignoring variables of the reference this service does not use: HIERO_MIRROR_REST_CACHE_ENTITYID_MAXAGE, HIERO_MIRROR_REST_REDIS_ENABLED',
+      'ignoring settings of the reference that have no meaning in this service: HIERO_MIRROR_REST_CACHE_ENTITYID_MAXAGE, HIERO_MIRROR_REST_REDIS_SENTINEL_ENABLED',
     ]);
   });
 
@@ -96,8 +96,8 @@ describe("the reference's configuration", () => {
           '      network:',
           '        unreleasedSupplyAccounts: []',
           '      cache:',
-          '        response:',
-          '          enabled: true',
+          '        entityId:',
+          '          maxAge: 60',
           '    importer:',
           '      enabled: false',
           '',
@@ -114,7 +114,7 @@ describe("the reference's configuration", () => {
       assert.equal(config.query.bindTimestampRange, true);
       assert.equal(config.query.maxTransactionConsensusTimestampRangeNs, 90n * 60n * 1_000_000_000n);
       assert.deepEqual(warnings, [
-        `config file ${file}: ignoring settings of the reference this service does not use: hiero.mirror.importer.enabled, hiero.mirror.rest.network.unreleasedSupplyAccounts, hiero.mirror.rest.cache.response.enabled`,
+        `ignoring settings of the reference that have no meaning in this service: hiero.mirror.importer.enabled (${file}), hiero.mirror.rest.network.unreleasedSupplyAccounts (${file}), hiero.mirror.rest.cache.entityId.maxAge (${file})`,
       ]);
       writeFileSync(file, 'hiero:\n  mirror:\n    rest:\n      response:\n        limit:\n          max: lots\n');
       assert.throws(() => loadConfig({}, file, () => {}), {

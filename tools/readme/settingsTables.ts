@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DB_PARTS, REFERENCE_DB_DEFAULTS } from '../../src/referenceConfig.js';
+import { DB_PARTS, REDIS_PARTS, REFERENCE_DB_DEFAULTS, REFERENCE_REDIS_URI } from '../../src/referenceConfig.js';
 import type { Leaf } from '../../src/settings/leaf.js';
 import { SETTING_LIST } from '../../src/settings/settings.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
@@ -19,6 +19,7 @@ export function shownDefault(leaf: Leaf<unknown>): string {
   if (leaf.shown !== undefined) return leaf.shown;
   const value = leaf.default;
   if (Array.isArray(value)) return value.length === 0 ? 'empty' : code(`[${value.join(', ')}]`);
+  if (typeof value === 'object' && value !== null) return Object.keys(value).length === 0 ? 'none' : code(JSON.stringify(value));
   if (typeof value === 'string') return value === '' ? 'empty' : code(value);
   return String(value);
 }
@@ -31,10 +32,16 @@ function settingsTable(): string {
 function referenceTable(): string {
   const parts = Object.values(REFERENCE_DB_DEFAULTS).join(', ');
   const rows = [
-    `| ${DB_PARTS.map(code).join(', ')} | ${code('db.url')} (a part left out takes the reference's default: ${parts}) |`,
-    ...SETTING_LIST.flatMap(({ path, leaf }) =>
-      leaf.ref ? [`| ${code(leaf.ref)}${leaf.refDuration ? ' (a duration: `60d`, `35m`, `1h30m`)' : ''} | ${code(path)} |`] : [],
-    ),
+    `| ${DB_PARTS.filter((p) => p !== 'db.primaryHost')
+      .map(code)
+      .join(', ')} | ${code('db.url')} (a part left out takes the reference's default: ${parts}) |`,
+    `| ${code('db.primaryHost')} | ${code('db.url')} with that host (the writable primary), and ${code('db.replicas')} the URL with ${code('db.host')} (where the reference sends its other reads) |`,
+    `| ${REDIS_PARTS.map(code).join(', ')} | ${code('cache.redis.url')}: ${code('redis.uri')} (default ${code(REFERENCE_REDIS_URI)}) when both \`enabled\` are true, else none |`,
+    ...SETTING_LIST.flatMap(({ path, leaf }) => {
+      if (!leaf.ref) return [];
+      const note = leaf.refDuration ? ' (a duration: `60d`, `35m`, `1h30m`)' : leaf.refEnum ? ' (`VERIFY_CA` is `verify-ca`)' : '';
+      return [`| ${code(leaf.ref)}${note} | ${code(path)} |`];
+    }),
   ];
   return ['| `hiero.mirror.rest.…` / `hiero.mirror.common.…` | Setting here |', '|---|---|', ...rows].join('\n');
 }
