@@ -76,6 +76,8 @@ export interface PostgresOptions {
    */
   preparedStatements?: boolean;
   onError?: (err: Error) => void;
+  /** a new connection was made (the database answers: ends an outage's log) */
+  onConnect?: () => void;
   /** the pool's own lines: waits for a connection, the server refusing more, named statements turned off */
   logger?: PoolLogger;
 }
@@ -246,7 +248,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
   );
 
   const backoff = new ReconnectBackoff();
-  pool.on('connect', () => backoff.connected());
+  pool.on('connect', () => {
+    backoff.connected();
+    options.onConnect?.();
+  });
   /** An idle client, or a new one whose session is set up; while new connections fail, only as the backoff lets it. */
   const connect = async (): Promise<pg.PoolClient> => {
     const probe = pool.idleCount === 0 && backoff.admit();
