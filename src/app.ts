@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/db.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/clientErrors.js';
+import { ConnectionCaps, ConnectionRefusalLog } from './http/connectionCaps.js';
 import { installErrorHandling } from './http/errorHandler.js';
 import { OutageLog } from './http/outageLog.js';
 import { registerMetricsRoute, ServiceMetrics } from './http/metrics.js';
@@ -31,6 +32,8 @@ export interface AppOptions {
   metrics?: ServiceMetrics;
   /** wall-clock milliseconds for the response cache's expiry (tests) */
   cacheNow?: () => number;
+  /** the interval of the refused connections' summary lines (tests) */
+  connectionLogIntervalMs?: number;
 }
 
 /** How often the server looks for connections past their request or headers deadline. */
@@ -78,6 +81,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('responseCache', cache);
   metrics.observeResponseCache(cache);
   installErrorHandling(app, outages);
+  const limits = { maxConnections: config.server.maxConnections, maxConnectionsPerAddress: config.server.maxConnectionsPerAddress };
+  const refusals = new ConnectionRefusalLog(app.log, limits, options.connectionLogIntervalMs);
+  const caps = new ConnectionCaps(limits, (reason, address, open) => {
+    metrics.connectionRefused(reason);
+    refusals.record(reason, address, open);
+  });
+  caps.install(app.server);
+  metrics.observeConnections(() => caps.openConnections);
+  app.addHook('onClose', (_instance, done) => {
+    refusals.close();
+    done();
+  });
   installPipeline(app, { config, metrics, cache });
   // an OPTIONS request without the preflight headers is answered like a preflight (204), not with
   // the plugin's plain-text 400
