@@ -6,7 +6,8 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/db.js';
-import { clientErrorHandler, frameworkErrorHandler } from './http/clientErrors.js';
+import { clientErrorHandler, connectRefusal, frameworkErrorHandler } from './http/clientErrors.js';
+import { ConnectionCaps, ConnectionRefusalLog } from './http/connectionCaps.js';
 import { installErrorHandling } from './http/errorHandler.js';
 import { OutageLog } from './http/outageLog.js';
 import { registerMetricsRoute, ServiceMetrics } from './http/metrics.js';
@@ -15,6 +16,7 @@ import { requestIdOf } from './http/requestId.js';
 import { RequestLogController } from './http/requestLog.js';
 import { componentsSchema } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
+import { originForm } from './http/requestTarget.js';
 import { ResponseCache } from './http/responseCache.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerDocsRoutes } from './routes/docs.js';
@@ -31,6 +33,8 @@ export interface AppOptions {
   metrics?: ServiceMetrics;
   /** wall-clock milliseconds for the response cache's expiry (tests) */
   cacheNow?: () => number;
+  /** the interval of the refused connections' summary lines (tests) */
+  connectionLogIntervalMs?: number;
 }
 
 /** How often the server looks for connections past their request or headers deadline. */
@@ -48,6 +52,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // long path values reach the routes, which reject them with their own 400
       maxParamLength: config.server.maxUrlLength,
     },
+    // an absolute-form target is served as its path: links and the response cache never see its scheme and host
+    rewriteUrl: (request) => originForm(request.url ?? '/'),
+    // HEAD is registered with every GET (the onRoute hook below), so that it runs the same hooks,
+    // compression included: Fastify's own HEAD routes drop the body before compression
+    exposeHeadRoutes: false,
     frameworkErrors: frameworkErrorHandler({ maxUrlLength: config.server.maxUrlLength, headers: COMMON_HEADERS }) as never,
     clientErrorHandler: clientErrorHandler({ maxHeaderBytes: config.server.maxHeaderBytes, headers: COMMON_HEADERS }),
     requestTimeout: config.server.requestTimeoutMs,
@@ -59,6 +68,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       requestTimeout: config.server.requestTimeoutMs,
       headersTimeout: config.server.requestTimeoutMs,
       connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+      // a missing Host is refused by the pipeline, in the error envelope (Node's own 400 is bare)
+      requireHostHeader: false,
     },
     // answered by the pipeline's in-flight step, in the error envelope
     return503OnClosing: false,
@@ -71,6 +82,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
   };
 
+  // Node answers an unknown Expect with a bare 417 unless told otherwise: the pipeline answers it
+  app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
+  app.server.on('connect', connectRefusal(COMMON_HEADERS));
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'GET') route.method = ['GET', 'HEAD'];
+  });
   app.addSchema(componentsSchema());
   const outages = options.outages ?? new OutageLog(app.log);
   const metrics = options.metrics ?? new ServiceMetrics(options.db);
@@ -78,6 +95,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('responseCache', cache);
   metrics.observeResponseCache(cache);
   installErrorHandling(app, outages);
+  const limits = { maxConnections: config.server.maxConnections, maxConnectionsPerAddress: config.server.maxConnectionsPerAddress };
+  const refusals = new ConnectionRefusalLog(app.log, limits, options.connectionLogIntervalMs);
+  const caps = new ConnectionCaps(limits, (reason, address, open) => {
+    metrics.connectionRefused(reason);
+    refusals.record(reason, address, open);
+  });
+  caps.install(app.server);
+  metrics.observeConnections(() => caps.openConnections);
+  app.addHook('onClose', (_instance, done) => {
+    refusals.close();
+    done();
+  });
   installPipeline(app, { config, metrics, cache });
   // an OPTIONS request without the preflight headers is answered like a preflight (204), not with
   // the plugin's plain-text 400

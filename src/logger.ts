@@ -14,7 +14,8 @@ const toPino = (level: string): string => (level === 'silly' ? 'trace' : level);
 /**
  * The process's root logger (pino, Fastify's logger). Every listener logs through it or a child of
  * it; `destination` defaults to stdout (tests pass a stream to read the lines); `base` adds fields to
- * every line (a cluster worker's pid).
+ * every line (a cluster primary's role). Every line carries the process's `pid` once, from the base:
+ * a line's own fields must not repeat the key (JSON with a key twice reads differently per parser).
  */
 export function createLogger(
   level: string,
@@ -25,7 +26,7 @@ export function createLogger(
   const out = options.pretty
     ? pretty({ destination: destination ?? 1, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' })
     : destination;
-  return pino({ level: toPino(level), base: { service: 'ledger-query-service', ...options.base } }, out);
+  return pino({ level: toPino(level), base: { service: 'ledger-query-service', ...options.base, pid: process.pid } }, out);
 }
 
 /**

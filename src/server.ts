@@ -88,8 +88,8 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
 
   try {
-    logger = createLogger(config.log.level, undefined, { pretty: config.log.pretty, base: worker ? { pid: process.pid } : undefined });
-    logger.info({ pid: process.pid }, 'starting');
+    logger = createLogger(config.log.level, undefined, { pretty: config.log.pretty });
+    logger.info('starting');
     outages = new OutageLog(logger);
     const faults = outages;
     let metrics: ServiceMetrics | undefined;
@@ -106,6 +106,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
           else logger?.warn(fields, 'database pool out of rotation');
         },
         logger,
+        () => faults.available(),
       ),
     );
     if (stopping) return;

@@ -6,7 +6,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { installErrorHandling } from '../http/errorHandler.js';
-import { clientErrorHandler, frameworkErrorHandler } from '../http/clientErrors.js';
+import { clientErrorHandler, connectRefusal, frameworkErrorHandler } from '../http/clientErrors.js';
+import { checkExpectation, checkHost } from '../http/requestTarget.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/requestId.js';
 import { RequestLogController } from '../http/requestLog.js';
 import { ApiError, badRequest } from '../http/errors.js';
@@ -68,6 +69,8 @@ export async function buildAdminApp(options: AdminAppOptions): Promise<FastifyIn
       requestTimeout: ADMIN_REQUEST_TIMEOUT_MS,
       headersTimeout: ADMIN_REQUEST_TIMEOUT_MS,
       connectionsCheckingInterval: 1000,
+      // the Host rules are the public listener's, answered in the envelope (below)
+      requireHostHeader: false,
     },
     frameworkErrors: frameworkErrorHandler({ maxUrlLength: config.server.maxUrlLength, headers: NOSNIFF }) as never,
     clientErrorHandler: clientErrorHandler({ maxHeaderBytes: config.server.maxHeaderBytes, headers: NOSNIFF }),
@@ -76,6 +79,18 @@ export async function buildAdminApp(options: AdminAppOptions): Promise<FastifyIn
     app.log.warn('no admin credentials configured (admin.users, admin.usersFile): /change-log-level refuses every request');
   }
   installErrorHandling(app);
+  app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
+  app.server.on('connect', connectRefusal(NOSNIFF));
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      checkHost(request.raw);
+      checkExpectation(request.raw);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    done();
+  });
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header(REQUEST_ID_HEADER, request.id).headers(NOSNIFF);
     done(null, payload);

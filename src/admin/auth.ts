@@ -73,8 +73,9 @@ export async function installAdminAuth(app: FastifyInstance, credentials: Creden
       refuse(seconds, `Too many failed authentication attempts; retry after ${seconds} seconds`, reason);
       return;
     }
-    // scrypt verifications are bounded in number and rate; beyond the bound nothing is verified or counted
-    const costly = credentials.size > 0 && user !== undefined && credentials.isCostly(user);
+    // every verification runs scrypt (plain-text and unknown users a dummy one): they are bounded in
+    // number and rate, whichever user is named; beyond the bound nothing is verified or counted
+    const costly = credentials.size > 0 && user !== undefined;
     if (costly && !verifications.tryAcquire()) {
       refuse(1, 'Too many authentication attempts at once; retry after 1 second', 'password verifications at their bound');
       return;

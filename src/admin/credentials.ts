@@ -44,20 +44,26 @@ function parseSecret(secret: string, where: string): Secret {
   return { kind: 'scrypt', salt, hash };
 }
 
-/** The configured users and their secrets; an empty set refuses everyone. */
-export class Credentials {
-  /** what an unknown user is checked against: as costly as the slowest configured secret */
-  private readonly decoy: Secret;
+/** Derives a key from a password (scrypt with the fixed cost parameters); tests count its calls. */
+export type KeyDerivation = (password: string, salt: Buffer, length: number) => Promise<Buffer>;
 
-  private constructor(private readonly users: ReadonlyMap<string, Secret>) {
-    const hashed = [...users.values()].find((s) => s.kind === 'scrypt');
-    this.decoy = hashed
-      ? { kind: 'scrypt', salt: Buffer.alloc(SALT_BYTES), hash: Buffer.alloc(hashed.hash.length) }
-      : { kind: 'plain', digest: Buffer.alloc(32) };
-  }
+/**
+ * The configured users and their secrets; an empty set refuses everyone. Every verification costs
+ * one scrypt of the same parameters, whichever user is named: a hashed user's own, a dummy one for
+ * a plain-text password and for an unknown user. The work done, and so the time taken and the
+ * verification bound a burst meets (429), do not tell which user names exist or how they are kept.
+ */
+export class Credentials {
+  /** the salt of the dummy derivations, fixed for the process */
+  private readonly dummySalt = randomBytes(SALT_BYTES);
+
+  private constructor(
+    private readonly users: ReadonlyMap<string, Secret>,
+    private readonly derive: KeyDerivation,
+  ) {}
 
   /** Parses entries; `source` says where an entry comes from in error messages (which never show the secret). */
-  static parse(entries: readonly { entry: string; source: string }[]): Credentials {
+  static parse(entries: readonly { entry: string; source: string }[], derive: KeyDerivation = scrypt): Credentials {
     const users = new Map<string, Secret>();
     for (const { entry, source } of entries) {
       const colon = entry.indexOf(':');
@@ -70,11 +76,11 @@ export class Credentials {
       if (users.has(user)) throw new CredentialsError(`${source}: user ${JSON.stringify(user)} is given more than once`);
       users.set(user, parseSecret(secret, source));
     }
-    return new Credentials(users);
+    return new Credentials(users, derive);
   }
 
   /** `admin.users`, then the lines of `admin.usersFile`. */
-  static fromConfig(admin: Config['admin']): Credentials {
+  static fromConfig(admin: Config['admin'], derive?: KeyDerivation): Credentials {
     const entries = admin.users.map((entry, i) => ({ entry: entry.trim(), source: `admin.users[${i}]` }));
     if (admin.usersFile) {
       let text: string;
@@ -88,27 +94,20 @@ export class Credentials {
         if (entry && !entry.startsWith('#')) entries.push({ entry, source: `${admin.usersFile}:${i + 1}` });
       });
     }
-    return Credentials.parse(entries);
+    return Credentials.parse(entries, derive);
   }
 
   get size(): number {
     return this.users.size;
   }
 
-  /** Whether verifying a password of `user` runs scrypt (a hashed user, or an unknown one when any is hashed). */
-  isCostly(user: string): boolean {
-    return (this.users.get(user) ?? this.decoy).kind === 'scrypt';
-  }
-
-  /** Whether `password` is that of `user`; an unknown user costs the same work, so timing does not tell it. */
+  /** Whether `password` is that of `user`, at the cost of one scrypt whatever the user (see the class). */
   async verify(user: string, password: string): Promise<boolean> {
-    const secret = this.users.get(user) ?? this.decoy;
-    const matches = await matchesSecret(secret, password);
-    return matches && this.users.has(user);
+    const secret = this.users.get(user);
+    const hashed = secret?.kind === 'scrypt' ? secret : undefined;
+    const derived = await this.derive(password, hashed?.salt ?? this.dummySalt, hashed?.hash.length ?? HASH_BYTES);
+    if (secret === undefined) return false;
+    if (secret.kind === 'plain') return timingSafeEqual(sha256(password), secret.digest);
+    return timingSafeEqual(derived, secret.hash);
   }
-}
-
-async function matchesSecret(secret: Secret, password: string): Promise<boolean> {
-  if (secret.kind === 'plain') return timingSafeEqual(sha256(password), secret.digest);
-  return timingSafeEqual(await scrypt(password, secret.salt, secret.hash.length), secret.hash);
 }

@@ -35,8 +35,8 @@ function metricsRelay(aggregator: AggregatorRegistry<PrometheusContentType>, log
 }
 
 export async function servePrimary(config: Config, workers: number): Promise<void> {
-  const logger = createLogger(config.log.level, undefined, { pretty: config.log.pretty, base: { role: 'primary', pid: process.pid } });
-  logger.info({ pid: process.pid, workers }, 'starting the worker processes');
+  const logger = createLogger(config.log.level, undefined, { pretty: config.log.pretty, base: { role: 'primary' } });
+  logger.info({ workers }, 'starting the worker processes');
   const aggregator = new AggregatorRegistry<PrometheusContentType>();
   const supervisor = createSupervisor({
     count: workers,

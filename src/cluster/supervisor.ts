@@ -94,7 +94,7 @@ export function createSupervisor(options: SupervisorOptions): Supervisor {
       pending.delete(timer);
       if (stopping) return;
       fork().then(
-        (message) => options.log.info({ pid: message.pid }, 'worker replaced'),
+        (message) => options.log.info({ workerPid: message.pid }, 'worker replaced'),
         async (err: unknown) => {
           if (stopping) return;
           startFailures++;
@@ -130,7 +130,7 @@ export function createSupervisor(options: SupervisorOptions): Supervisor {
         live.delete(worker);
         if (readyAt === null) return reject(new WorkerStartError(worker.process.pid, signal ?? code));
         if (stopping) return;
-        options.log.error({ pid: worker.process.pid, code, signal }, 'worker died');
+        options.log.error({ workerPid: worker.process.pid, code, signal }, 'worker died');
         if (options.replace === false) return;
         failures = Date.now() - readyAt >= backoff.stableMs ? 1 : failures + 1;
         scheduleReplacement();
@@ -142,7 +142,7 @@ export function createSupervisor(options: SupervisorOptions): Supervisor {
       try {
         const first = await fork();
         const rest = await Promise.all(Array.from({ length: options.count - 1 }, () => fork()));
-        options.log.info({ workers: options.count, pids: [first, ...rest].map((m) => m.pid) }, 'workers ready');
+        options.log.info({ workers: options.count, workerPids: [first, ...rest].map((m) => m.pid) }, 'workers ready');
         return first;
       } catch (err) {
         await stop(5_000);

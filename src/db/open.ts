@@ -17,9 +17,11 @@ export async function openDatabase(
   onError?: (err: Error) => void,
   onReplicaState?: ReplicaOptions['onStateChange'],
   logger?: PoolLogger,
+  /** a new connection to the primary was made */
+  onConnect?: () => void,
 ): Promise<Db> {
   const ssl = postgresTls(config.db);
-  const postgres = (url: string) =>
+  const postgres = (url: string, connected?: () => void) =>
     openPostgres({
       ssl,
       url,
@@ -29,9 +31,10 @@ export async function openDatabase(
       connectionTimeoutMs: config.db.connectionTimeoutMs,
       preparedStatements: config.db.preparedStatements,
       onError,
+      onConnect: connected,
       logger,
     });
-  const db = config.db.url ? await postgres(config.db.url) : await openPglite(config.db.dataDir);
+  const db = config.db.url ? await postgres(config.db.url, onConnect) : await openPglite(config.db.dataDir);
   try {
     if (db.backend === 'postgres') await db.ping();
     if (config.db.migrate) await migrate(db);
@@ -41,7 +44,7 @@ export async function openDatabase(
   }
   if (config.db.replicas.length === 0) return db;
   // replicas are not required at start-up: one that cannot be reached stays out of the rotation until it answers
-  const replicated = new ReplicatedDb(db, await Promise.all(config.db.replicas.map(postgres)), {
+  const replicated = new ReplicatedDb(db, await Promise.all(config.db.replicas.map((url) => postgres(url))), {
     maxLagMs: config.db.maxReplicaLagMs,
     checkIntervalMs: config.db.replicaCheckIntervalMs,
     onStateChange: onReplicaState,

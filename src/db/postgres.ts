@@ -78,6 +78,8 @@ export interface PostgresOptions {
   /** TLS to the server (src/db/tls.ts); undefined: as the URL says */
   ssl?: import('node:tls').ConnectionOptions;
   onError?: (err: Error) => void;
+  /** a new connection was made (the database answers: ends an outage's log) */
+  onConnect?: () => void;
   /** the pool's own lines: waits for a connection, the server refusing more, named statements turned off */
   logger?: PoolLogger;
 }
@@ -249,7 +251,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
   );
 
   const backoff = new ReconnectBackoff();
-  pool.on('connect', () => backoff.connected());
+  pool.on('connect', () => {
+    backoff.connected();
+    options.onConnect?.();
+  });
   /** An idle client, or a new one whose session is set up; while new connections fail, only as the backoff lets it. */
   const connect = async (): Promise<pg.PoolClient> => {
     const probe = pool.idleCount === 0 && backoff.admit();

@@ -63,6 +63,13 @@ export class ServiceMetrics {
     [100, 250, 500, 1000],
   );
   private readonly shed = this.counter('lqs_requests_shed_total', 'Requests answered 503 before reaching a handler (too many in flight)');
+  private readonly connectionsRefused = new Counter({
+    name: 'lqs_connections_refused_total',
+    help: 'Connections of the public listener closed as accepted, beyond server.maxConnections (reason total) or server.maxConnectionsPerAddress (reason address)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  private openConnections: () => number = () => 0;
   private readonly dbErrors = new Counter({
     name: 'lqs_db_errors_total',
     help: 'Database failures by kind: timeout (statement timeout), unavailable (connection failures), idle_connection (an idle pooled connection lost), query (other failed statements)',
@@ -130,6 +137,16 @@ export class ServiceMetrics {
       perPool('lqs_db_pool_waiting_requests_by_pool', 'Queries waiting for a pooled connection', (p) => p.waiting);
     }
     for (const kind of ['timeout', 'unavailable', 'idle_connection', 'query'] as const) this.dbErrors.labels(kind).inc(0);
+    for (const reason of ['total', 'address'] as const) this.connectionsRefused.labels(reason).inc(0);
+    const connections = () => this.openConnections();
+    new Gauge({
+      name: 'lqs_connections_open',
+      help: 'Open connections of the public listener',
+      registers: [this.registry],
+      collect() {
+        this.set(connections());
+      },
+    });
   }
 
   private counter(name: string, help: string): Counter {
@@ -138,6 +155,15 @@ export class ServiceMetrics {
 
   private histogram(name: string, help: string, buckets: number[]): Histogram<'method' | 'path' | 'code'> {
     return new Histogram({ name, help, buckets, labelNames: ['method', 'path', 'code'] as const, registers: [this.registry] });
+  }
+
+  connectionRefused(reason: 'total' | 'address'): void {
+    this.connectionsRefused.labels(reason).inc();
+  }
+
+  /** Reads the public listener's open connections at each scrape from now on. */
+  observeConnections(read: () => number): void {
+    this.openConnections = read;
   }
 
   dbError(kind: DbErrorKind): void {

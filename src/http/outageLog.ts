@@ -3,9 +3,12 @@
  * same way; a warning with a stack per request (about 1 KB each) would write megabytes a second.
  * Instead the first failure after a quiet interval is logged at once, with its reason, and then one
  * line per interval sums up what followed: how many requests were answered 503, how many idle
- * connections and readiness checks failed, and the reasons with their counts.
+ * connections and readiness checks failed, and the reasons with their counts. The outage ends, with
+ * one info line and its duration, at the first sign that the database answers again: a new pooled
+ * connection or a readiness check that succeeds.
  */
-export interface WarnLogger {
+export interface OutageLogger {
+  info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
 }
 
@@ -28,15 +31,19 @@ export class OutageLog {
   private counts: Record<OutageEvent, number> = { request: 0, connection: 0, readiness: 0 };
   private reasons = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
+  /** when the outage under way began (its first failure); null when the database answers */
+  private since: number | null = null;
 
   constructor(
-    private readonly logger: WarnLogger,
+    private readonly logger: OutageLogger,
     readonly intervalMs = 10_000,
+    private readonly nowMs: () => number = Date.now,
   ) {}
 
   /** Records one failure caused by the database. */
   record(event: OutageEvent, err: unknown): void {
     const reason = outageReason(err);
+    this.since ??= this.nowMs();
     if (this.timer === null) {
       // the first of an outage (or after a quiet interval): said at once
       this.logger.warn({ event, reason }, 'database unavailable');
@@ -47,6 +54,21 @@ export class OutageLog {
     this.counts[event]++;
     const key = this.reasons.has(reason) || this.reasons.size < MAX_REASONS ? reason : 'other';
     this.reasons.set(key, (this.reasons.get(key) ?? 0) + 1);
+  }
+
+  /** The database answered (a connection made, a readiness check passed): ends the outage under way, if any, with one line. */
+  available(): void {
+    if (this.since === null) return;
+    const { request, connection, readiness } = this.counts;
+    this.logger.info(
+      { outageMs: this.nowMs() - this.since, requests: request, connectionErrors: connection, readinessFailures: readiness },
+      'database available again',
+    );
+    this.since = null;
+    this.counts = { request: 0, connection: 0, readiness: 0 };
+    this.reasons = new Map();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 
   /** Logs the interval's summary, if anything happened in it; a quiet interval ends the outage. */

@@ -3,11 +3,12 @@
  * calling its steps in the order written here. Steps throw ApiErrors; the error handler
  * (errorHandler.ts) renders them, and the rendered answer passes through onSend like any other.
  *
- *   onRequest   metrics start · in-flight slot (503 when none is left or closing) · URL limits (414, 400)
+ *   onRequest   metrics start · Host and Expect (400, 417) · in-flight slot (503 when none is left or closing) ·
+ *               URL limits (414, 400)
  *   (CORS)      @fastify/cors's own onRequest hook, registered after this one
  *   preHandler  handler started (metrics' shed count, slot kept past a client's leaving, shutdown drain) · response cache lookup
  *   onSend      X-Request-Id · slot released, write deadline armed · common headers, Retry-After, Cache-Control
- *               and the configured response.headers (responseHeaders.ts) ·
+ *               and the configured response.headers (responseHeaders.ts), Vary ·
  *               response cache store · ETag and 304 · body size for metrics · shutdown drain
  *   (compress)  @fastify/compress's route-level onSend hook, which Fastify runs after this one
  *   onResponse  metrics sample
@@ -21,6 +22,7 @@ import { tagResponse } from './etag.js';
 import { checkUrl, InFlightSlots, limitWriteTime } from './limits.js';
 import { dbErrorKind, metricsPath, responseSample, type ServiceMetrics } from './metrics.js';
 import { REQUEST_ID_HEADER } from './requestId.js';
+import { checkExpectation, checkHost } from './requestTarget.js';
 import { ResponseHeaders } from './responseHeaders.js';
 import { type CacheMiss, type ResponseCache, serveCached, storeResponse } from './responseCache.js';
 
@@ -91,6 +93,12 @@ class HandlerDrain {
   }
 }
 
+/** The media types @fastify/compress compresses (JSON, text, XML, JavaScript); a body without one is the routes' JSON. */
+const COMPRESSIBLE = /^text\/(?!event-stream)|[+/]json(?:;|$)|[+/]xml(?:;|$)|javascript|yaml/;
+function compressible(contentType: unknown): boolean {
+  return contentType === undefined || (typeof contentType === 'string' && COMPRESSIBLE.test(contentType));
+}
+
 function byteLength(payload: unknown): number {
   return typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
 }
@@ -108,6 +116,7 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache }
   const drain = new HandlerDrain();
   const scrapePath = metricsPath(config);
   const successHeaders = new ResponseHeaders(config.response.headers);
+  const compression = config.response.compression;
   const releaseSlot = (state: RequestState) => {
     if (!state.holdsSlot) return;
     state.holdsSlot = false;
@@ -128,6 +137,8 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache }
       if (!state.handlerStarted) releaseSlot(state);
     });
     try {
+      checkHost(request.raw);
+      checkExpectation(request.raw);
       state.holdsSlot = slots.take(request);
       checkUrl(request.url, config.server);
     } catch (err) {
@@ -158,6 +169,13 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache }
     if (status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
     else if (status >= 200 && status < 300 && request.url.startsWith('/api/v1/')) {
       reply.headers(successHeaders.of(request));
+    }
+    // every body that may be compressed varies with Accept-Encoding, also one below the threshold
+    // or from the cache: a shared cache must not hand a gzip body to a client that did not ask
+    if (status === 200 && compression && state?.counted && compressible(reply.getHeader('content-type'))) {
+      const vary = reply.getHeader('vary');
+      if (vary === undefined) reply.header('vary', 'accept-encoding');
+      else if (!/accept-encoding/i.test(String(vary))) reply.header('vary', `${vary}, accept-encoding`);
     }
     if (state?.cacheMiss) {
       storeResponse(cache!, state.cacheMiss, reply, payload);

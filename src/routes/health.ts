@@ -16,6 +16,7 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: AppContext, outa
   app.get('/health/readiness', { schema, config }, async (_request, reply) => {
     try {
       await ctx.db.ping();
+      outages.available();
       // with read replicas: each pool's state and replay lag beside the status
       const pools = ctx.db.pools?.().map(({ name, state, lagMs }) => ({ name, state, lagMs }));
       return pools ? { status: 'UP', pools } : { status: 'UP' };

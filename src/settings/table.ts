@@ -151,6 +151,20 @@ export const SETTINGS = {
     requestTimeoutMs: num(30_000, 'whole-request deadline against slow clients, headers included (else 408)'),
     responseTimeoutMs: num(30_000, 'a computed response not written to the client within this is dropped with its connection'),
     keepAliveTimeoutMs: num(5_000, 'an idle keep-alive connection is closed after this'),
+    maxConnections: num(
+      4096,
+      'open connections of the public listener beyond which new ones are closed at once (in each worker process; 0: no cap)',
+      {
+        range: { min: 0, integer: true, is: 'a number of connections (an integer of 0 or more)' },
+      },
+    ),
+    maxConnectionsPerAddress: num(
+      256,
+      'open connections from one client address beyond which its new ones are closed at once (0: no cap)',
+      {
+        range: { min: 0, integer: true, is: 'a number of connections (an integer of 0 or more)' },
+      },
+    ),
     maxUrlLength: num(4096, 'longer URLs get 414'),
     maxQueryParameters: num(100, 'more query parameters get 400'),
     maxHeaderBytes: num(16_384, 'larger request headers get 431'),

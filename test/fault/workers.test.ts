@@ -20,7 +20,10 @@ import { freePort, postgresServerSkipReason } from '../support/privatePostgres.j
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const ADMIN_URL = process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
 
-type Line = { pid?: number; msg?: string; level?: number; pids?: number[]; url?: string } & Record<string, unknown>;
+type Line = { pid?: number; msg?: string; level?: number; workerPids?: number[]; workerPid?: number; url?: string } & Record<
+  string,
+  unknown
+>;
 
 /** A GET on a connection of its own (the primary hands out connections, not requests, round-robin). */
 function get(url: string): Promise<{ status: number; body: string }> {
@@ -98,7 +101,7 @@ describe('serve with two worker processes', { skip: await postgresServerSkipReas
     await waitFor(() => /listening on (http:\/\/\S+)/.test(stdout), 'the banner');
     base = /listening on (http:\/\/\S+)/.exec(stdout)![1]!;
     adminBase = `http://127.0.0.1:${adminPort}`;
-    workerPids = lines().find((l) => l.msg === 'workers ready')!.pids!;
+    workerPids = lines().find((l) => l.msg === 'workers ready')!.workerPids!;
   });
 
   after(async () => {
@@ -121,6 +124,8 @@ describe('serve with two worker processes', { skip: await postgresServerSkipReas
         .map((l) => l.pid),
     );
     assert.deepEqual([...served].sort(), [...workerPids].sort(), 'both workers answered');
+    // one pid per line, the primary's lines and the workers' alike ('worker died' names the worker as workerPid)
+    for (const line of stdout.split('\n').filter((l) => l.startsWith('{'))) assert.equal(line.match(/"pid":/g)?.length, 1, line);
     // a scrape on either worker counts the requests of both (scrapes are not counted)
     for (let i = 0; i < 2; i++) {
       const scrape = await get(`${base}/swagger/metrics/`);
@@ -162,11 +167,11 @@ describe('serve with two worker processes', { skip: await postgresServerSkipReas
     const victim = workerPids[0]!;
     process.kill(victim, 'SIGKILL');
     await waitFor(
-      () => lines().some((l) => l.msg === 'worker died' && l.pid === victim && l.signal === 'SIGKILL'),
+      () => lines().some((l) => l.msg === 'worker died' && l.workerPid === victim && l.signal === 'SIGKILL'),
       'the death to be logged',
     );
     await waitFor(() => lines().some((l) => l.msg === 'worker replaced'), 'the replacement');
-    const replacement = lines().find((l) => l.msg === 'worker replaced')!.pid!;
+    const replacement = lines().find((l) => l.msg === 'worker replaced')!.workerPid!;
     assert.ok(alive(replacement) && replacement !== victim);
     workerPids = [workerPids[1]!, replacement];
     // both answer, the replacement at debug from its start (its 'incoming request' lines)
@@ -235,7 +240,7 @@ describe('serve with worker processes that keep dying at start-up', { skip: awai
     for (const start = Date.now(); !lines().some((l) => l.msg === 'workers ready'); await sleep(50)) {
       if (Date.now() - start > 30_000 || child.exitCode !== null) assert.fail(`serve did not start: ${stdout} ${stderr}`);
     }
-    const pids = lines().find((l) => l.msg === 'workers ready')!.pids!;
+    const pids = lines().find((l) => l.msg === 'workers ready')!.workerPids!;
     // from now on a new worker cannot connect; the running ones keep their connections
     const client = admin();
     await client.connect();

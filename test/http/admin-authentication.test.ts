@@ -1,4 +1,5 @@
 /** The admin listener's authentication: refusals and their logging, configured credentials, scrypt hashes, hash-password. */
+import { scryptSync } from 'node:crypto';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -6,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { hashPasswordCommand } from '../../src/admin/cli.js';
-import { CredentialsError, hashPassword } from '../../src/admin/credentials.js';
+import { Credentials, CredentialsError, hashPassword } from '../../src/admin/credentials.js';
 import { PASSWORD, USER, adminApp, basic, post, warnings } from '../support/adminApp.js';
 import { errorOf } from '../support/harness.js';
 
@@ -101,6 +102,31 @@ describe('admin listener: authentication', () => {
     const unknown = await post(a.app, '{"level":"warn"}', { authorization: basic('nobody', PASSWORD) });
     assert.equal(unknown.statusCode, 401);
     assert.equal(a.logger.level, 'debug');
+  });
+
+  it('does the same work for every failed login: one scrypt of the same length, whichever user and secret', async () => {
+    const calls: { salt: Buffer; length: number }[] = [];
+    const credentials = Credentials.parse(
+      [
+        { entry: `plain:${PASSWORD}`, source: 'test' },
+        { entry: `hashed:${await hashPassword(PASSWORD)}`, source: 'test' },
+      ],
+      async (password, salt, length) => {
+        calls.push({ salt, length });
+        return scryptSync(password, salt, length, { N: 16, r: 1, p: 1 });
+      },
+    );
+    const work = async (user: string, password: string) => {
+      calls.length = 0;
+      const ok = await credentials.verify(user, password);
+      return { ok, derivations: calls.length, length: calls[0]?.length };
+    };
+    const failed = { ok: false, derivations: 1, length: 64 };
+    assert.deepEqual(await work('nobody', 'guess'), failed, 'an unknown user');
+    assert.deepEqual(await work('plain', 'guess'), failed, 'a wrong plain-text password');
+    assert.deepEqual(await work('hashed', 'guess'), failed, 'a wrong password of a scrypt hash');
+    assert.deepEqual(await work('plain', PASSWORD), { ...failed, ok: true }, 'a right plain-text password costs the same');
+    assert.equal((await work('hashed', PASSWORD)).ok, false, 'the test derivation is not the real scrypt');
   });
 
   it('reads further users from admin.usersFile, skipping comments and blank lines', async () => {

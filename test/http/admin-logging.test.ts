@@ -46,7 +46,7 @@ describe('log level changes reach the public app', () => {
       return { ok: true };
     });
     await publicApp.ready();
-    const config = configWith({ admin: { users: ['ops:pw'] } });
+    const config = configWith({ admin: { users: ['ops:pw'], maxVerificationsPerSecond: 1000 } });
     adminApp = await buildAdminApp({ config, logger: root });
     await adminApp.ready();
   });

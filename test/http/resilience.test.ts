@@ -334,7 +334,8 @@ describe('database unavailable', () => {
 describe('outage log', () => {
   it('logs the first failure at once, then one summary per interval with counts, then stops when quiet', async () => {
     const lines: { obj: Record<string, unknown>; msg: string }[] = [];
-    const log = new OutageLog({ warn: (obj, msg) => void lines.push({ obj: obj as Record<string, unknown>, msg }) }, 100);
+    const push = (obj: object, msg: string) => void lines.push({ obj: obj as Record<string, unknown>, msg });
+    const log = new OutageLog({ warn: push, info: push }, 100);
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
     log.record('request', refused);
@@ -357,6 +358,40 @@ describe('outage log', () => {
     assert.equal(lines.length, 2, 'a quiet interval logs nothing');
     log.record('request', refused);
     assert.equal(lines.length, 3, 'the next outage is told at once');
+    log.close();
+  });
+
+  it('says once that the database is available again, with the outage duration, and nothing when there was no outage', () => {
+    const lines: { obj: Record<string, unknown>; msg: string; level: string }[] = [];
+    let now = 1_000;
+    const log = new OutageLog(
+      {
+        warn: (obj, msg) => void lines.push({ obj: obj as Record<string, unknown>, msg, level: 'warn' }),
+        info: (obj, msg) => void lines.push({ obj: obj as Record<string, unknown>, msg, level: 'info' }),
+      },
+      10_000,
+      () => now,
+    );
+    log.available();
+    assert.equal(lines.length, 0, 'no outage, no line');
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    log.record('request', refused);
+    now += 2_500;
+    log.record('readiness', refused);
+    log.record('request', refused);
+    now += 1_000;
+    log.available();
+    log.available();
+    assert.deepEqual(lines.slice(1), [
+      {
+        obj: { outageMs: 3_500, requests: 1, connectionErrors: 0, readinessFailures: 1 },
+        msg: 'database available again',
+        level: 'info',
+      },
+    ]);
+    log.record('request', refused);
+    assert.equal(lines.length, 3, 'a new outage is told at once');
+    assert.equal(lines[2]!.msg, 'database unavailable');
     log.close();
   });
 });

@@ -24,6 +24,21 @@ describe('logger', () => {
     assert.equal(line.level, 30);
   });
 
+  it('writes the pid exactly once in every line: root, children, a base of its own, a request logger', () => {
+    const { stream, text } = collect();
+    const root = createLogger('info', stream, { base: { role: 'primary' } });
+    root.info('root');
+    root.child({ reqId: 'r-3' }).info({ workerPid: 7 }, 'child');
+    root.child({ a: 1 }).child({ b: 2 }).warn('grandchild');
+    createLogger('info', stream).info({ workers: 2 }, 'plain');
+    const lines = text().trim().split('\n');
+    assert.equal(lines.length, 4);
+    for (const line of lines) {
+      assert.equal(line.match(/"pid":/g)?.length, 1, line);
+      assert.equal(JSON.parse(line).pid, process.pid);
+    }
+  });
+
   it('writes readable lines with log.pretty, at the same level', () => {
     const { stream, text } = collect();
     const logger = createLogger('info', stream, { pretty: true });
