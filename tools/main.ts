@@ -32,7 +32,7 @@ function positiveInt(text: string): number {
 function program(): Command {
   const cli = new Command('lqs-tools')
     .description(
-      "Ledger Query Service tools: the synthetic ledger generator, the conformance runner, fixture loading, the benchmark, the soak and the README's settings tables",
+      "Ledger Query Service tools: the synthetic ledger generator, the synthetic record stream, the conformance runner, fixture loading, the benchmark, the soak and the README's settings tables",
     )
     .helpOption('-h, --help', 'show help (also after any command)')
     .addHelpCommand('help [command]', 'show help for a command')
