@@ -31,6 +31,7 @@ export interface TestS3Server {
   requests: RecordedRequest[];
   /** uploads every file under `folder` as `keyPrefix` + its path relative to `folder` ('/'-separated) */
   upload(bucket: string, folder: string, keyPrefix?: string): Promise<number>;
+  put(bucket: string, key: string, body: Buffer): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -104,6 +105,9 @@ export async function startS3Server(buckets: string[]): Promise<TestS3Server> {
         await uploader.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: await readFile(file) }));
       }
       return files.length;
+    },
+    async put(bucket, key, body) {
+      await uploader.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
     },
     async stop() {
       if (stopped) return;

@@ -81,6 +81,9 @@ describe('S3 stream source against a local S3-compatible server', () => {
     base = { endpoint: server.endpoint, region: 'us-east-1', forcePathStyle: true };
     const uploaded = await server.upload(BUCKET, tree);
     assert.equal(await server.upload(PREFIXED, tree, 'mainnet/'), uploaded);
+    // the empty objects consoles create for folders: no file of the local tree matches them
+    await server.put(BUCKET, 'recordstreams/', Buffer.alloc(0));
+    await server.put(PREFIXED, 'mainnet/demo/block/', Buffer.alloc(0));
   });
 
   after(async () => {
@@ -130,6 +133,24 @@ describe('S3 stream source against a local S3-compatible server', () => {
       assert.deepEqual(keysOf(await source.list('extra/')), ['extra/B.rcd', 'extra/a.rcd', 'extra/a.rcd.gz', 'extra/a.rcd_sig']);
     });
   }
+
+  it('takes the region from the AWS chain, else us-east-1, and signs for it', async () => {
+    const defaulted = await S3Source.open(`s3://${BUCKET}`, { endpoint: server.endpoint, forcePathStyle: true });
+    opened.push(defaulted);
+    let from = server.requests.length;
+    await defaulted.list('extra/');
+    assert.match(String(server.requests[from]?.headers.authorization), /Credential=S3RVER\/\d{8}\/us-east-1\/s3\/aws4_request/);
+    process.env.AWS_REGION = 'eu-west-1';
+    try {
+      const fromChain = await S3Source.open(`s3://${BUCKET}`, { endpoint: server.endpoint, forcePathStyle: true });
+      opened.push(fromChain);
+      from = server.requests.length;
+      assert.deepEqual(keysOf(await fromChain.list('extra/')), keysOf(await local.list('extra/')));
+      assert.match(String(server.requests[from]?.headers.authorization), /Credential=S3RVER\/\d{8}\/eu-west-1\/s3\/aws4_request/);
+    } finally {
+      delete process.env.AWS_REGION;
+    }
+  });
 
   it('startAfter and limit give what the local source gives, across pages of 2 keys', async () => {
     const source = await s3(`s3://${PREFIXED}/mainnet`, { pageSize: 2 });

@@ -120,12 +120,11 @@ export class S3Source implements StreamSource {
     const { startAfter, limit } = options;
     const objects: StreamObject[] = [];
     if (limit !== undefined && limit <= 0) return objects;
-    const folderMarker = this.root + prefix;
     const wanted = () => (limit === undefined ? MAX_PAGE : limit - objects.length);
     for await (const page of this.pages(prefix, startAfter, wanted, `listing '${prefix}'`)) {
       for (const o of page.Contents ?? []) {
-        // consoles create empty objects named after folders; a folder holds no such file
-        if (!o.Key || o.Key === folderMarker || o.Key.endsWith('/')) continue;
+        // consoles create empty objects named after folders (`recordstreams/`); a folder holds no such file
+        if (!o.Key || o.Key.endsWith('/')) continue;
         objects.push(o.Size === undefined ? { key: this.relative(o.Key) } : { key: this.relative(o.Key), size: o.Size });
         if (objects.length === limit) return objects;
       }
