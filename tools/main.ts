@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The tools' command line (commander): generate | conformance | fixtures load | bench | soak | readme,
+ * The tools' command line (commander): generate | stream | conformance | fixtures load | bench | soak | readme,
  * each with its own --help (`npm run generate -- …`, `npm run conformance -- …`, `npm run bench -- …`).
  * The service's commands are in src/main.ts.
  */
@@ -9,6 +9,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { refuseUnknown, runCommandLine } from '../src/cli/commandLine.js';
 import { UserError } from '../src/userError.js';
 import { SCALE_NAMES, type ScaleName } from './generate/scales.js';
+import type { StreamCommandOptions } from './stream/cli.js';
 import { DEFAULT_SPECS_DIR } from './paths.js';
 
 const CONFIGURATION = `
@@ -23,10 +24,15 @@ function seedOption(text: string): number {
   return Number(text);
 }
 
+function positiveInt(text: string): number {
+  if (!/^[1-9]\d{0,8}$/.test(text)) throw new InvalidArgumentError('an integer from 1 to 999999999.');
+  return Number(text);
+}
+
 function program(): Command {
   const cli = new Command('lqs-tools')
     .description(
-      "Ledger Query Service tools: the synthetic ledger generator, the conformance runner, fixture loading, the benchmark, the soak and the README's settings tables",
+      "Ledger Query Service tools: the synthetic ledger generator, the synthetic record stream, the conformance runner, fixture loading, the benchmark, the soak and the README's settings tables",
     )
     .helpOption('-h, --help', 'show help (also after any command)')
     .addHelpCommand('help [command]', 'show help for a command')
@@ -132,6 +138,27 @@ function program(): Command {
         force: Boolean(options.force),
         progress: options.progress,
       });
+    });
+
+  cli
+    .command('stream')
+    .description('write a synthetic signed record stream (v6 files, node signatures, address book) as a bucket folder')
+    .argument('<out>', 'the folder to write (new or empty)')
+    .option('--nodes <n>', 'nodes, each with its own RSA key, copy and signature of every file', positiveInt, 4)
+    .option('--files <n>', 'record files, one per 2 s of consensus time', positiveInt, 10)
+    .option('--records-per-file <n>', 'transactions per file', positiveInt, 1000)
+    .option('--seed <n>', 'random seed, an integer from 0 to 999999999', seedOption, 1)
+    .option('--start <time>', 'consensus time of the first file (ISO 8601)', '2026-01-01T00:00:00Z')
+    .option('--first-block <n>', 'block number of the first file', positiveInt, 1)
+    .option('--key-bits <n>', 'RSA modulus of the node keys', positiveInt, 3072)
+    .addOption(
+      new Option('--layout <layout>', 'bucket layout: recordstreams/record0.0.N or demo/0/<nodeId>/record')
+        .choices(['account', 'node'])
+        .default('account'),
+    )
+    .action(async (out: string, options: StreamCommandOptions) => {
+      const { streamCommand } = await import('./stream/cli.js');
+      exitCode = await streamCommand(out, options);
     });
 
   refuseUnknown(cli);
