@@ -12,6 +12,11 @@ import { LocalSource } from '../../src/ingest/sources/local.js';
 import { openStreamSource } from '../../src/ingest/sources/open.js';
 import { parseS3Url, S3Source, type S3SourceOptions, S3SourceError } from '../../src/ingest/sources/s3.js';
 import type { StreamSource } from '../../src/ingest/sources/source.js';
+import { readSignatureFile } from '../../src/ingest/readers/signatureFile.js';
+import { acceptRecordFile } from '../../src/ingest/verification/acceptRecordFile.js';
+import { parseAddressBook } from '../../src/ingest/verification/addressBook.js';
+import { reachConsensus } from '../../src/ingest/verification/consensus.js';
+import { writeStream } from '../../tools/stream/writeStream.js';
 import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from '../support/s3Server.js';
 import { STREAMS_DIR } from '../support/streamGroundTruth.js';
 
@@ -249,6 +254,35 @@ describe('S3 stream source against a local S3-compatible server', () => {
     } finally {
       process.env.AWS_SECRET_ACCESS_KEY = S3RVER_CREDENTIALS.secretAccessKey;
     }
+  });
+
+  it('a synthetic signed stream in the NODE_ID layout, read through S3, verifies file after file', async () => {
+    const folder = join(treeRoot, 'synthetic');
+    const summary = await writeStream({ out: folder, nodes: 4, files: 3, recordsPerFile: 20, seed: 5, keyBits: 2048, layout: 'node' });
+    // beside mainnet/, which the other tests compare with the local tree
+    await server.upload(PREFIXED, folder, 'synthetic/');
+    const source = await s3(`s3://${PREFIXED}/synthetic`, { requesterPays: true });
+    const book = parseAddressBook((await source.read('addressbook.bin'))!, 'addressbook.bin');
+    const nodes = (await source.folders('demo/0/')).map((f) => ({ nodeId: BigInt(f.split('/')[2]!), folder: `${f}record/` }));
+    assert.equal(nodes.length, 4);
+    const names = (await source.list(nodes[0]!.folder))
+      .map((o) => o.key.slice(nodes[0]!.folder.length))
+      .filter((n) => n.endsWith('.rcd.gz'));
+    assert.deepEqual(names, summary.names);
+    let previous: Buffer = Buffer.from(summary.firstPrevHash, 'hex');
+    for (const name of names) {
+      const copies = [];
+      const signatures = [];
+      for (const { nodeId, folder: nodeFolder } of nodes) {
+        copies.push({ name: `${nodeFolder}${name}`, bytes: (await source.read(`${nodeFolder}${name}`))! });
+        const sig = `${nodeFolder}${name.replace(/\.gz$/, '')}_sig`;
+        signatures.push({ nodeId, signature: readSignatureFile(sig, (await source.read(sig))!) });
+      }
+      const file = acceptRecordFile(copies, reachConsensus(name, signatures, book), previous);
+      assert.equal(file.count, 20);
+      previous = file.hash;
+    }
+    assert.equal(previous.toString('hex'), summary.lastHash);
   });
 
   it('openStreamSource: s3:// through S3, a folder locally, a clear error for a missing folder', async () => {
