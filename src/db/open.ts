@@ -18,7 +18,7 @@ export async function openDatabase(
   onReplicaState?: ReplicaOptions['onStateChange'],
   logger?: PoolLogger,
 ): Promise<Db> {
-  const ssl = postgresTls(config.db);
+  const ssl = config.db.url ? postgresTls(config.db) : undefined;
   const postgres = (url: string) =>
     openPostgres({
       ssl,
