@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, loadConfigWithOrigins } from '../../src/config.js';
+import { configWith, loadConfig, loadConfigWithOrigins } from '../../src/config.js';
+import { openDatabase } from '../../src/db/open.js';
 import { postgresTls } from '../../src/db/tls.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lqs-refkeys-'));
@@ -54,6 +55,11 @@ describe("the reference's TLS, primary host, Redis, headers and sampling keys", 
       message:
         /HIERO_MIRROR_REST_DB_SSLMODE \(db\.sslMode\): "sometimes" is not one of disable, allow, prefer, require, verify-ca, verify-full/,
     });
+  });
+
+  it('reads no TLS setting for the embedded database, which has no connection to encrypt', async () => {
+    const db = await openDatabase(configWith({ db: { dataDir: 'memory', migrate: false, sslMode: 'verify-full' } }));
+    await db.close();
   });
 
   it('reads db.primaryHost as the writable primary, db.host becoming its replica', () => {
