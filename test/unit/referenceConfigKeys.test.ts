@@ -76,6 +76,10 @@ describe("the reference's TLS, primary host, Redis, headers and sampling keys", 
     // a variable changes one part and keeps the file's others
     const layered = quiet({ HIERO_MIRROR_REST_DB_PRIMARYHOST: 'other.internal' }, path);
     assert.equal(layered.db.url, 'postgres://mirror_api:pw@other.internal:5432/mirror_node');
+    // a later file emptying it: one database again
+    const empty = file('no-primary.yml', 'hiero:\n  mirror:\n    rest:\n      db:\n        primaryHost: ""\n');
+    const emptied = quiet({ CONFIG_PATH: dir, CONFIG_NAME: 'primary' }, empty);
+    assert.deepEqual([emptied.db.url, emptied.db.replicas], ['postgres://mirror_api:pw@replicas.internal:5432/mirror_node', []]);
   });
 
   it('reads redis.uri as the shared response cache when cache.response.enabled, as the reference does', () => {
