@@ -146,7 +146,7 @@ export const SETTINGS = {
     maxInFlight: num(1024, 'concurrent requests beyond which new ones get 503 (in each worker process)'),
     requestTimeoutMs: num(30_000, 'whole-request deadline against slow clients, headers included (else 408)'),
     responseTimeoutMs: num(30_000, 'a computed response not written to the client within this is dropped with its connection'),
-    keepAliveTimeoutMs: num(5_000, 'an idle keep-alive connection is closed after this'),
+    keepAliveTimeoutMs: num(5_000, 'an idle keep-alive connection is closed after this', { ref: 'response.keepAliveTimeout' }),
     maxUrlLength: num(4096, 'longer URLs get 414'),
     maxQueryParameters: num(100, 'more query parameters get 400'),
     maxHeaderBytes: num(16_384, 'larger request headers get 431'),

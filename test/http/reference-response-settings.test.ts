@@ -54,6 +54,12 @@ describe("the reference's response settings", () => {
     assert.equal(list.headers['x-served-by'], 'lqs');
     assert.equal(list.headers['x-block'], undefined);
     assert.equal(list.headers['cache-control'], 'public, max-age=3');
+    // not the docs page and its description, which are not the API's answers
+    const { app: typed } = await open({ response: { headers: { default: { 'content-type': 'application/json; charset=utf-8' } } } });
+    assert.equal((await typed.inject('/api/v1/blocks')).headers['content-type'], 'application/json; charset=utf-8');
+    const description = await typed.inject('/api/v1/docs/openapi.yml');
+    assert.equal(description.headers['content-type'], 'text/yaml; charset=utf-8');
+    assert.equal(description.headers['cache-control'], 'public, max-age=1');
     const error = await app.inject('/api/v1/blocks?limit=x');
     assert.equal(error.statusCode, 400);
     assert.equal(error.headers['x-served-by'], undefined);

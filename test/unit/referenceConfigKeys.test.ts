@@ -119,6 +119,10 @@ describe("the reference's TLS, primary host, Redis, headers and sampling keys", 
     });
   });
 
+  it("reads response.keepAliveTimeout as the listener's keep-alive timeout", () => {
+    assert.equal(quiet({ HIERO_MIRROR_REST_RESPONSE_KEEPALIVETIMEOUT: '620000' }).server.keepAliveTimeoutMs, 620_000);
+  });
+
   it('reads log.sampleRate as the share of successful requests logged', () => {
     assert.equal(quiet({ HIERO_MIRROR_REST_LOG_SAMPLERATE: '0.1' }).log.sampleRate, 0.1);
     assert.throws(() => quiet({ HIERO_MIRROR_REST_LOG_SAMPLERATE: '2' }), { message: /2 is not a share from 0 to 1/ });
