@@ -38,6 +38,7 @@ describe("the reference's response settings", () => {
 
   it('adds response.headers.default and the route’s response.headers.path to successful API answers only', async () => {
     const { app } = await open({
+      cache: { enabled: true },
       response: {
         headers: {
           default: { 'x-served-by': 'lqs', 'cache-control': 'public, max-age=3' },
@@ -50,6 +51,10 @@ describe("the reference's response settings", () => {
     assert.equal(one.headers['x-served-by'], 'lqs');
     assert.equal(one.headers['x-block'], 'yes');
     assert.equal(one.headers['cache-control'], 'public, max-age=900');
+    // a cached answer carries them as well (the cache keeps the payload; onSend writes the headers)
+    const again = await app.inject('/api/v1/blocks/7');
+    assert.equal(again.headers['x-served-by'], 'lqs');
+    assert.equal(again.headers['cache-control'], 'public, max-age=900');
     const list = await app.inject('/api/v1/blocks');
     assert.equal(list.headers['x-served-by'], 'lqs');
     assert.equal(list.headers['x-block'], undefined);
