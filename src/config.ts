@@ -104,6 +104,8 @@ const isTrue = (value: string | undefined): boolean => value !== undefined && va
 class ReferenceParts {
   private readonly parts: Record<string, string> = {};
   private readonly names: Record<string, string> = {};
+  /** db.replicas holds the replica db.primaryHost made */
+  private madeReplica = false;
 
   apply(config: Plain, origins: Map<string, string>, layer: Translated['combined'], where: (name: string) => string): void {
     const given = Object.keys(layer.parts);
@@ -139,10 +141,17 @@ class ReferenceParts {
     const reads = referenceDbUrl(given);
     if (primary === '' || primary === (given.host ?? REFERENCE_DB_DEFAULTS.host)) {
       db.url = reads;
+      // a later layer emptying primaryHost takes back the replica an earlier one made
+      if (this.madeReplica) {
+        db.replicas = [];
+        origins.delete('db.replicas');
+        this.madeReplica = false;
+      }
     } else {
       db.url = referenceDbUrl({ ...given, host: primary });
       db.replicas = [reads];
       origins.set('db.replicas', from);
+      this.madeReplica = true;
     }
     origins.set('db.url', from);
   }

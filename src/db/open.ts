@@ -20,7 +20,7 @@ export async function openDatabase(
   /** a new connection to the primary was made */
   onConnect?: () => void,
 ): Promise<Db> {
-  const ssl = postgresTls(config.db);
+  const ssl = config.db.url ? postgresTls(config.db) : undefined;
   const postgres = (url: string, connected?: () => void) =>
     openPostgres({
       ssl,

@@ -19,15 +19,20 @@ export class ResponseHeaders {
     this.byRoute = new Map(Object.entries(settings.path).map(([path, headers]) => [routeShape(path), headers]));
   }
 
-  /** The headers a 2xx answer of `request`'s route carries. */
+  /**
+   * The headers a 2xx answer of `request`'s route carries. The configured ones go to the API's
+   * routes (those with a Cache-Control of their own), not to the docs page and its assets, which
+   * the reference serves outside its response handler too.
+   */
   of(request: FastifyRequest): Record<string, string> {
-    // a route's own Cache-Control other than the default is one of the reference's default path headers
     const own = request.routeOptions.config.cacheControl;
+    if (own === undefined) return { 'cache-control': CacheControl.default };
     const route = request.routeOptions.url;
+    // a route's own Cache-Control other than the default is one of the reference's default path headers
     return {
       'cache-control': CacheControl.default,
       ...this.settings.default,
-      ...(own && own !== CacheControl.default ? { 'cache-control': own } : {}),
+      ...(own !== CacheControl.default ? { 'cache-control': own } : {}),
       ...(route ? this.byRoute.get(routeShape(route)) : undefined),
     };
   }

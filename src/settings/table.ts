@@ -150,7 +150,7 @@ export const SETTINGS = {
     maxInFlight: num(1024, 'concurrent requests beyond which new ones get 503 (in each worker process)'),
     requestTimeoutMs: num(30_000, 'whole-request deadline against slow clients, headers included (else 408)'),
     responseTimeoutMs: num(30_000, 'a computed response not written to the client within this is dropped with its connection'),
-    keepAliveTimeoutMs: num(5_000, 'an idle keep-alive connection is closed after this'),
+    keepAliveTimeoutMs: num(5_000, 'an idle keep-alive connection is closed after this', { ref: 'response.keepAliveTimeout' }),
     maxConnections: num(
       4096,
       'open connections of the public listener beyond which new ones are closed at once (in each worker process; 0: no cap)',

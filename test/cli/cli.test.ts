@@ -178,6 +178,20 @@ describe('command line', () => {
       assert.match(yaml.stdout, /^db\.migrate:\n {2}value: false\n {2}from: command line \(--no-migrate\)$/m);
       assert.match(yaml.stdout, /^response\.limit\.max:\n {2}value: 50\n/m);
       assert.doesNotMatch(yaml.stdout + yaml.stderr, /s3cret|listening|database ready/);
+
+      // the keys without a meaning here: one warning line at start-up, however many there are
+      const warned = await lqs(['config'], {
+        ...env,
+        HIERO_MIRROR_REST_STATEPROOF_ENABLED: 'true',
+        HIERO_MIRROR_REST_METRICS_IPMETRICS: 'true',
+      });
+      assert.equal(warned.code, 0, warned.stderr);
+      assert.deepEqual(
+        warned.stderr.split('\n').filter((l) => l !== ''),
+        [
+          'warning: ignoring settings of the reference that have no meaning in this service: HIERO_MIRROR_REST_STATEPROOF_ENABLED, HIERO_MIRROR_REST_METRICS_IPMETRICS',
+        ],
+      );
     });
   });
 

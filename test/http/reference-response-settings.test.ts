@@ -38,6 +38,7 @@ describe("the reference's response settings", () => {
 
   it('adds response.headers.default and the route’s response.headers.path to successful API answers only', async () => {
     const { app } = await open({
+      cache: { enabled: true },
       response: {
         headers: {
           default: { 'x-served-by': 'lqs', 'cache-control': 'public, max-age=3' },
@@ -50,10 +51,20 @@ describe("the reference's response settings", () => {
     assert.equal(one.headers['x-served-by'], 'lqs');
     assert.equal(one.headers['x-block'], 'yes');
     assert.equal(one.headers['cache-control'], 'public, max-age=900');
+    // a cached answer carries them as well (the cache keeps the payload; onSend writes the headers)
+    const again = await app.inject('/api/v1/blocks/7');
+    assert.equal(again.headers['x-served-by'], 'lqs');
+    assert.equal(again.headers['cache-control'], 'public, max-age=900');
     const list = await app.inject('/api/v1/blocks');
     assert.equal(list.headers['x-served-by'], 'lqs');
     assert.equal(list.headers['x-block'], undefined);
     assert.equal(list.headers['cache-control'], 'public, max-age=3');
+    // not the docs page and its description, which are not the API's answers
+    const { app: typed } = await open({ response: { headers: { default: { 'content-type': 'application/json; charset=utf-8' } } } });
+    assert.equal((await typed.inject('/api/v1/blocks')).headers['content-type'], 'application/json; charset=utf-8');
+    const description = await typed.inject('/api/v1/docs/openapi.yml');
+    assert.equal(description.headers['content-type'], 'text/yaml; charset=utf-8');
+    assert.equal(description.headers['cache-control'], 'public, max-age=1');
     const error = await app.inject('/api/v1/blocks?limit=x');
     assert.equal(error.statusCode, 400);
     assert.equal(error.headers['x-served-by'], undefined);

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, loadConfigWithOrigins } from '../../src/config.js';
+import { configWith, loadConfig, loadConfigWithOrigins } from '../../src/config.js';
+import { openDatabase } from '../../src/db/open.js';
 import { postgresTls } from '../../src/db/tls.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lqs-refkeys-'));
@@ -56,6 +57,11 @@ describe("the reference's TLS, primary host, Redis, headers and sampling keys", 
     });
   });
 
+  it('reads no TLS setting for the embedded database, which has no connection to encrypt', async () => {
+    const db = await openDatabase(configWith({ db: { dataDir: 'memory', migrate: false, sslMode: 'verify-full' } }));
+    await db.close();
+  });
+
   it('reads db.primaryHost as the writable primary, db.host becoming its replica', () => {
     const path = file(
       'primary.yml',
@@ -70,6 +76,10 @@ describe("the reference's TLS, primary host, Redis, headers and sampling keys", 
     // a variable changes one part and keeps the file's others
     const layered = quiet({ HIERO_MIRROR_REST_DB_PRIMARYHOST: 'other.internal' }, path);
     assert.equal(layered.db.url, 'postgres://mirror_api:pw@other.internal:5432/mirror_node');
+    // a later file emptying it: one database again
+    const empty = file('no-primary.yml', 'hiero:\n  mirror:\n    rest:\n      db:\n        primaryHost: ""\n');
+    const emptied = quiet({ CONFIG_PATH: dir, CONFIG_NAME: 'primary' }, empty);
+    assert.deepEqual([emptied.db.url, emptied.db.replicas], ['postgres://mirror_api:pw@replicas.internal:5432/mirror_node', []]);
   });
 
   it('reads redis.uri as the shared response cache when cache.response.enabled, as the reference does', () => {
@@ -107,6 +117,10 @@ describe("the reference's TLS, primary host, Redis, headers and sampling keys", 
     assert.throws(() => quiet({ LQS_RESPONSE_HEADERS_DEFAULT: '["x"]' }), {
       message: /LQS_RESPONSE_HEADERS_DEFAULT.*is not an object of header names/,
     });
+  });
+
+  it("reads response.keepAliveTimeout as the listener's keep-alive timeout", () => {
+    assert.equal(quiet({ HIERO_MIRROR_REST_RESPONSE_KEEPALIVETIMEOUT: '620000' }).server.keepAliveTimeoutMs, 620_000);
   });
 
   it('reads log.sampleRate as the share of successful requests logged', () => {
