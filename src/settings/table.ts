@@ -125,7 +125,7 @@ export const SETTINGS = {
       join: choice(TRANSFER_JOINS, 'auto', "how an account's transfers of one transaction type are found (`auto`: the cheaper)"),
     },
   },
-  network: { chainId: str('0x128', 'the EVM chain id', { ref: 'network.chainId' }) },
+  network: { chainId: str('0x128', 'the EVM chain id', { ref: 'chainId' }) },
   log: {
     level: str('info', 'pino level at start-up (`silly` is `trace`); changed at run time by POST /change-log-level', { ref: 'log.level' }),
     pretty: bool(false, 'readable log lines (pino-pretty) instead of JSON lines'),

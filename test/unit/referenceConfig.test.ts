@@ -140,6 +140,23 @@ describe("the reference's configuration", () => {
     }
   });
 
+  it('reads chainId where the reference puts it, directly under hiero.mirror.rest', () => {
+    assert.equal(loadConfig({ HIERO_MIRROR_REST_CHAINID: '0x12a' }, undefined, (m) => assert.fail(m)).network.chainId, '0x12a');
+    const dir = mkdtempSync(join(tmpdir(), 'lqs-ref-'));
+    try {
+      const file = join(dir, 'application.yml');
+      // `network` is the reference's network name (a plain value), which has no meaning here
+      writeFileSync(file, 'hiero:\n  mirror:\n    rest:\n      chainId: "0x127"\n      network: MAINNET\n');
+      const warnings: string[] = [];
+      assert.equal(loadConfig({}, file, (m) => warnings.push(m)).network.chainId, '0x127');
+      assert.deepEqual(warnings, [
+        `ignoring settings of the reference that have no meaning in this service: hiero.mirror.rest.network (${file})`,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names the variable of a bad value', () => {
     assert.throws(() => loadConfig({ HIERO_MIRROR_REST_RESPONSE_LIMIT_MAX: 'x' }, undefined, () => {}), {
       message: 'HIERO_MIRROR_REST_RESPONSE_LIMIT_MAX (response.limit.max): "x" is not a number',
