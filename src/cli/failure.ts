@@ -4,6 +4,8 @@
  */
 import { ConfigError, type Config } from '../config.js';
 import { UserError } from '../userError.js';
+import { describeDataDirFailure } from '../db/dataDirFailures.js';
+import { isInMemory } from '../db/pglite.js';
 
 export { UserError };
 
@@ -59,6 +61,11 @@ export function describeFailure(err: unknown, config?: Config): string {
   const db = target(config);
   const dbWhere = db ? `PostgreSQL at ${db.where}` : 'PostgreSQL';
   const message = String(e.message ?? err).split('\n')[0]!;
+  // the embedded database's files: a full disk, permissions, damage met after opening (migrating, loading, reading)
+  if (config && !config.db.url && !isInMemory(config.db.dataDir)) {
+    const line = describeDataDirFailure(err, config.db.dataDir);
+    if (line) return line;
+  }
   switch (code) {
     case 'ECONNREFUSED':
       if (e.syscall === 'connect' || db)
