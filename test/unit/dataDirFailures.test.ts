@@ -24,13 +24,13 @@ describe('data directory failures', () => {
   it('names permissions, from PGlite, PostgreSQL or Node, and a read-only file system', () => {
     const uid = process.getuid?.() ?? '?';
     const denied = `the data directory ${DIR} (db.dataDir, LQS_DB_DATADIR) cannot be written by this user (uid ${uid}): permission denied`;
-    assert.match(describeDataDirFailure(errno(2), DIR)!, new RegExp(`^${escape(denied)}; give it`));
+    assert.match(describeDataDirFailure(errno(2), DIR)!, new RegExp(`^${escapeRegExp(denied)}; give it`));
     assert.match(
       describeDataDirFailure(pgError('42501', 'could not create file "base/5/16720_fsm": Permission denied'), DIR)!,
-      new RegExp(`^${escape(denied)} on base/5/16720_fsm; give it`),
+      new RegExp(`^${escapeRegExp(denied)} on base/5/16720_fsm; give it`),
     );
     const mkdir = Object.assign(new Error('EACCES'), { code: 'EACCES', syscall: 'mkdir', path: DIR });
-    assert.match(describeDataDirFailure(mkdir, DIR)!, new RegExp(`^${escape(denied)}; give it`));
+    assert.match(describeDataDirFailure(mkdir, DIR)!, new RegExp(`^${escapeRegExp(denied)}; give it`));
     assert.equal(
       describeDataDirFailure(errno(69), DIR),
       `the data directory ${DIR} (db.dataDir, LQS_DB_DATADIR) is on a read-only file system; choose a writable directory`,
@@ -71,6 +71,6 @@ describe('data directory failures', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
