@@ -5,6 +5,8 @@
 import { ConfigError, type Config } from '../config.js';
 import { grantAdvice } from '../db/schemaRequirements.js';
 import { UserError } from '../userError.js';
+import { describeDataDirFailure } from '../db/dataDirFailures.js';
+import { isInMemory } from '../db/pglite.js';
 
 export { UserError };
 
@@ -81,6 +83,11 @@ export function describeFailure(err: unknown, config?: Config, source = 'DATABAS
   if (code === 'CERT_HAS_EXPIRED') return `${dbWhere} presented an expired certificate (CERT_HAS_EXPIRED); renew the server's certificate`;
   if (/server does not support SSL/i.test(message))
     return `${dbWhere} does not accept TLS (its ssl setting is off); turn ssl on in the server, or set db.sslMode to disable and db.tls.enabled to false`;
+  // the embedded database's files: a full disk, permissions, damage met after opening (migrating, loading, reading)
+  if (config && !config.db.url && !isInMemory(config.db.dataDir)) {
+    const line = describeDataDirFailure(err, config.db.dataDir);
+    if (line) return line;
+  }
   switch (code) {
     case 'ECONNREFUSED':
       if (e.syscall === 'connect' || db) return `cannot connect to ${dbWhere}: connection refused; start the server or correct ${source}`;

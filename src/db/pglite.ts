@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { UserError } from '../userError.js';
+import { checkDataDirAccess, describeDataDirFailure } from './dataDirFailures.js';
 import type { Db, Queryable, Row } from './db.js';
 import { catalogParsers, reparse, TYPE_CATALOG_SQL, unknownFields, type CatalogRow, type TextParser } from './typeCatalog.js';
 import { ownParsers } from './typeParsers.js';
@@ -148,13 +149,24 @@ export async function openPgliteHandle(dataDir: string, from?: Blob): Promise<{ 
     return { db: pgliteDb(pg, unlock), pg };
   };
   if (isInMemory(dataDir)) return create(undefined, async () => undefined);
-  mkdirSync(dataDir, { recursive: true });
-  const unlock = await lockDataDir(dataDir);
+  // a failure of the directory's files is told as one line naming it and the fix
+  const explained = (err: unknown) => {
+    const line = describeDataDirFailure(err, dataDir);
+    return line ? new UserError(line) : err;
+  };
+  checkDataDirAccess(dataDir, (line) => new UserError(line));
+  let unlock: () => Promise<void>;
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    unlock = await lockDataDir(dataDir);
+  } catch (err) {
+    throw explained(err);
+  }
   try {
     return await create(dataDir, unlock);
   } catch (err) {
     await unlock();
-    throw err;
+    throw explained(err);
   }
 }
 

@@ -3,12 +3,12 @@
  * same way; a warning with a stack per request (about 1 KB each) would write megabytes a second.
  * Instead the first failure after a quiet interval is logged at once, with its reason, and then one
  * line per interval sums up what followed: how many requests were answered 503, how many idle
- * connections and readiness checks failed, and the reasons with their counts. The outage ends, with
- * one info line and its duration, at the first sign that the database answers again: a new pooled
- * connection or a readiness check that succeeds.
+ * connections and readiness checks failed, and the reasons with their counts. The outage ends with
+ * one line and its duration, from its first failure to the first sign that the database answers
+ * again (a new pooled connection, a readiness check that passes), at warn like the line that
+ * opened it, so that a log read at warn shows both ends.
  */
-export interface OutageLogger {
-  info(obj: object, msg: string): void;
+export interface WarnLogger {
   warn(obj: object, msg: string): void;
 }
 
@@ -33,9 +33,11 @@ export class OutageLog {
   private timer: NodeJS.Timeout | null = null;
   /** when the outage under way began (its first failure); null when the database answers */
   private since: number | null = null;
+  /** when the database first answered after the outage's last failure; null while it fails */
+  private recoveredAt: number | null = null;
 
   constructor(
-    private readonly logger: OutageLogger,
+    private readonly logger: WarnLogger,
     readonly intervalMs = 10_000,
     private readonly nowMs: () => number = Date.now,
   ) {}
@@ -44,11 +46,11 @@ export class OutageLog {
   record(event: OutageEvent, err: unknown): void {
     const reason = outageReason(err);
     this.since ??= this.nowMs();
+    this.recoveredAt = null;
     if (this.timer === null) {
       // the first of an outage (or after a quiet interval): said at once
       this.logger.warn({ event, reason }, 'database unavailable');
-      this.timer = setTimeout(() => this.flush(), this.intervalMs);
-      this.timer.unref();
+      this.arm();
       return;
     }
     this.counts[event]++;
@@ -56,42 +58,39 @@ export class OutageLog {
     this.reasons.set(key, (this.reasons.get(key) ?? 0) + 1);
   }
 
-  /** The database answered (a connection made, a readiness check passed): ends the outage under way, if any, with one line. */
+  /**
+   * The database answered (a connection made, a readiness check passed). The outage under way, if
+   * any, ends with one line at the end of the interval, unless it failed again meanwhile: a
+   * database that fails every few seconds is summed up per interval, not told up and down each time.
+   */
   available(): void {
-    if (this.since === null) return;
-    const { request, connection, readiness } = this.counts;
-    this.logger.info(
-      { outageMs: this.nowMs() - this.since, requests: request, connectionErrors: connection, readinessFailures: readiness },
-      'database available again',
-    );
-    this.since = null;
-    this.counts = { request: 0, connection: 0, readiness: 0 };
-    this.reasons = new Map();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.since === null || this.recoveredAt !== null) return;
+    this.recoveredAt = this.nowMs();
+    if (this.timer === null) this.flush();
   }
 
-  /** Logs the interval's summary, if anything happened in it; a quiet interval ends the outage. */
-  private flush(): void {
-    const { request, connection, readiness } = this.counts;
-    if (request + connection + readiness === 0) {
-      this.timer = null;
-      return;
-    }
-    this.logger.warn(
-      {
-        intervalMs: this.intervalMs,
-        requests: request,
-        connectionErrors: connection,
-        readinessFailures: readiness,
-        reasons: Object.fromEntries(this.reasons),
-      },
-      'database still unavailable',
-    );
-    this.counts = { request: 0, connection: 0, readiness: 0 };
-    this.reasons = new Map();
+  private arm(): void {
     this.timer = setTimeout(() => this.flush(), this.intervalMs);
     this.timer.unref();
+  }
+
+  /** Logs the interval's summary, or the outage's end; a quiet interval stops the timer. */
+  private flush(): void {
+    this.timer = null;
+    const { request, connection, readiness } = this.counts;
+    const counts = { requests: request, connectionErrors: connection, readinessFailures: readiness };
+    if (this.recoveredAt !== null && this.since !== null) {
+      this.logger.warn({ outageMs: this.recoveredAt - this.since, ...counts }, 'database available again');
+      this.since = null;
+      this.recoveredAt = null;
+    } else if (request + connection + readiness === 0) {
+      return;
+    } else {
+      this.logger.warn({ intervalMs: this.intervalMs, ...counts, reasons: Object.fromEntries(this.reasons) }, 'database still unavailable');
+      this.arm();
+    }
+    this.counts = { request: 0, connection: 0, readiness: 0 };
+    this.reasons = new Map();
   }
 
   /** Writes what is pending (at shutdown) and stops the timer. */

@@ -1,15 +1,16 @@
 /** The command lines (the service's and the tools') as a user sees them: help, refusals of bad command lines, and one-line failures. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, cpSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lockfile from 'proper-lockfile';
 import pg from 'pg';
+import { openPglite } from '../../src/db/pglite.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const TOOLS = fileURLToPath(new URL('../../tools/main.js', import.meta.url));
@@ -29,11 +30,17 @@ const TOOL_COMMANDS = new Set(['generate', 'conformance', 'fixtures']);
  * conformance and fixtures) with only the given variables beside PATH and HOME (so the caller's
  * LQS_* do not leak in).
  */
-function lqs(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
-  return execute(TOOL_COMMANDS.has(args[0] ?? '') ? TOOLS : MAIN, args, env, cwd);
+function lqs(args: string[], env: Record<string, string> = {}, cwd?: string, user?: { uid: number; gid: number }): Promise<Run> {
+  return execute(TOOL_COMMANDS.has(args[0] ?? '') ? TOOLS : MAIN, args, env, cwd, user);
 }
 
-function execute(script: string, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
+function execute(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+  user?: { uid: number; gid: number },
+): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -42,6 +49,7 @@ function execute(script: string, args: string[], env: Record<string, string> = {
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'warn', ...env },
         cwd,
         timeout: 60_000,
+        ...user,
       },
       (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
     );
@@ -384,6 +392,84 @@ describe('command line', () => {
       const second = await serve();
       second.child.kill('SIGTERM');
       assert.equal(await second.exited, 0);
+    });
+
+    describe('the data directory of the embedded database', () => {
+      let migrated: string;
+      before(async () => {
+        migrated = join(dir, 'migrated');
+        const run = await lqs(['migrate'], { LQS_DB_DATADIR: migrated });
+        assert.equal(run.code, 0, run.stderr);
+      });
+
+      /** A copy of the migrated data directory with `bytes` written over `file` (relative to it) from its start. */
+      const damaged = (name: string, file: string, bytes: Buffer) => {
+        const copy = join(dir, name);
+        cpSync(migrated, copy, { recursive: true });
+        const fd = openSync(join(copy, file), 'r+');
+        writeSync(fd, bytes, 0, bytes.length, 0);
+        closeSync(fd);
+        return copy;
+      };
+
+      it("names a damaged one (its control file, a table's pages), the cause and the fix", async () => {
+        const control = damaged('damaged-control', 'global/pg_control', Buffer.alloc(512, 0x5a));
+        assertOneLine(
+          await lqs(['serve'], { LQS_DB_DATADIR: control, PORT: '0' }),
+          `the data directory ${control} (db.dataDir, LQS_DB_DATADIR) is damaged or not a data directory of this PGlite version (PGlite failed to initialize properly); restore it from a backup, or move it aside to start with a new, empty one`,
+        );
+        const db = await openPglite(migrated);
+        const [{ path }] = (await db.query<{ path: string }>("select pg_relation_filepath('record_file') as path")) as [{ path: string }];
+        await db.close();
+        const table = damaged('damaged-table', path, Buffer.alloc(8192, 0x5a));
+        assertOneLine(
+          await lqs(['serve'], { LQS_DB_DATADIR: table, PORT: '0' }),
+          `the data directory ${table} (db.dataDir, LQS_DB_DATADIR) is damaged or not a data directory of this PGlite version (invalid page in block 0 of relation "${path}"); restore it from a backup, or move it aside to start with a new, empty one`,
+        );
+      });
+
+      it('names one this user may not write, and the fix', async () => {
+        // as root every permission is granted: the command runs as nobody
+        const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+        const uid = user?.uid ?? process.getuid!();
+        const parent = join(dir, 'unwritable');
+        mkdirSync(parent);
+        chmodSync(dir, 0o755);
+        chmodSync(parent, 0o777);
+        const data = join(parent, 'data');
+        cpSync(migrated, data, { recursive: true });
+        execFileSync('chown', ['-R', String(uid), data]);
+        chmodSync(data, 0o500);
+        assertOneLine(
+          await lqs(['serve'], { LQS_DB_DATADIR: data, PORT: '0' }, undefined, user),
+          `the data directory ${data} (db.dataDir, LQS_DB_DATADIR) cannot be written by this user (uid ${uid}): permission denied; allow it (\`chmod u+rwx ${data}\`) or choose another directory`,
+        );
+        chmodSync(data, 0o700);
+      });
+
+      const tmpfs = join(tmpdir(), `lqs-cli-full-${process.pid}`);
+      const mounted = (() => {
+        if (process.getuid?.() !== 0) return false;
+        try {
+          mkdirSync(tmpfs, { recursive: true });
+          execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', tmpfs], { stdio: 'ignore' });
+          return true;
+        } catch {
+          return false;
+        }
+      })();
+      after(() => {
+        if (mounted) execFileSync('umount', [tmpfs]);
+        rmSync(tmpfs, { recursive: true, force: true });
+      });
+
+      it('names a full disk, and the fix', { skip: mounted ? false : 'needs root to mount a 1 MiB tmpfs' }, async () => {
+        const data = join(tmpfs, 'data');
+        assertOneLine(
+          await lqs(['migrate'], { LQS_DB_DATADIR: data }),
+          `no space left for the data directory ${data} (db.dataDir, LQS_DB_DATADIR): the disk or quota is full (ENOSPC); free space there (\`df -h ${data}\`) or choose another directory`,
+        );
+      });
     });
 
     it('loads the demo ledger once, and says so the second time', async () => {

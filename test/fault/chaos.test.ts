@@ -1,7 +1,9 @@
 /**
  * The chaos test: `serve` over a private PostgreSQL server, 60 s of mixed load on every
  * route and both health routes while the test terminates the service's backends every 2 s, stops
- * and restarts PostgreSQL once, and holds 50 slow-reading and 50 slow-header connections.
+ * and restarts PostgreSQL once, then has other clients take every connection slot for a while,
+ * then locks one table (record_file) beyond the statement timeout, and holds 50 slow-reading and
+ * 50 slow-header connections throughout.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,6 +25,14 @@ const SLOW_READERS = 50;
 const SLOW_HEADERS = 50;
 /** the documented deadlines (server.requestTimeoutMs, server.responseTimeoutMs) */
 const REQUEST_TIMEOUT_MS = 30_000;
+/** the service's statement and lock timeouts here: the table lock is held beyond the former */
+const STATEMENT_TIMEOUT_MS = 5000;
+const LOCK_TIMEOUT_MS = 1000;
+/** how long other clients hold every connection slot, and the table lock */
+const PRESSURE_MS = 5000;
+const TABLE_LOCK_MS = STATEMENT_TIMEOUT_MS + 1000;
+/** the demo URLs whose statements read record_file, the table locked */
+const READS_LOCKED_TABLE = /^\/api\/v1\/(blocks|contracts)/;
 /** what the service may log at warn in the whole run */
 const LOG_BUDGET_BYTES = 64 * 1024;
 
@@ -70,6 +80,8 @@ describe('chaos: database faults and hostile clients under load', () => {
         LQS_DEMO_LOAD: 'true',
         LQS_DB_POOLSIZE: '8',
         LQS_SERVER_MAXINFLIGHT: String(MAX_IN_FLIGHT),
+        LQS_DB_STATEMENTTIMEOUTMS: String(STATEMENT_TIMEOUT_MS),
+        LQS_DB_LOCKTIMEOUTMS: String(LOCK_TIMEOUT_MS),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -161,17 +173,67 @@ describe('chaos: database faults and hostile clients under load', () => {
       slowHeaderClosed.push(once(socket, 'close').then(() => ({ ms: Date.now() - opened, status: received.split(' ')[1] ?? 'none' })));
     }
 
+    // the database fault under way, for the requests that begin and end within it
+    let phase: 'every slot taken' | 'record_file locked' | null = null;
+    /** Other clients take every connection slot the server has left, for `ms`; returns how many they took. */
+    const holdEverySlot = async (ms: number): Promise<number> => {
+      const others: pg.Client[] = [];
+      try {
+        for (;;) {
+          const client = new pg.Client({ connectionString: server.adminUrl });
+          client.on('error', () => undefined);
+          try {
+            await client.connect();
+          } catch (err) {
+            assert.match((err as Error).message, /too many clients/);
+            break;
+          }
+          others.push(client);
+        }
+        phase = 'every slot taken';
+        await sleep(ms);
+        phase = null;
+        return others.length;
+      } finally {
+        phase = null;
+        await Promise.all(others.map((c) => c.end().catch(() => undefined)));
+      }
+    };
+    /** An exclusive lock on record_file, as a migration or VACUUM FULL takes, held for `ms`. */
+    const lockOneTable = async (ms: number): Promise<void> => {
+      const locker = new pg.Client({ connectionString: databaseUrl });
+      locker.on('error', () => undefined);
+      await locker.connect();
+      try {
+        await locker.query('begin');
+        await locker.query('lock record_file in access exclusive mode');
+        phase = 'record_file locked';
+        await sleep(ms);
+        phase = null;
+        await locker.query('rollback');
+      } finally {
+        phase = null;
+        await locker.end().catch(() => undefined);
+      }
+    };
+
     // the load: every route, both health routes, a few 4xx
     const load = Promise.all(
       Array.from({ length: CLIENTS }, async (_, worker) => {
         for (let i = worker; Date.now() < until && !exitedEarly; i++) {
           const path = urls[i % urls.length]!;
           try {
+            const during = phase;
             const res = await fetch(baseUrl + path);
             await res.arrayBuffer();
             requests++;
             const route = path.startsWith('/health') ? path : 'api';
             tally(`${route} ${res.status}`);
+            // a request that began and ended within a database fault is counted under it too
+            if (during !== null && phase === during) {
+              const kind = path.startsWith('/health') ? path : READS_LOCKED_TABLE.test(path) ? 'record_file' : 'other';
+              tally(`${during}: ${kind} ${res.status}`);
+            }
             const ok =
               res.status === 200 ||
               (res.status >= 400 && res.status < 500) ||
@@ -184,14 +246,29 @@ describe('chaos: database faults and hostile clients under load', () => {
       }),
     );
 
-    // the faults: backends terminated every 2 s; PostgreSQL stopped and restarted once
+    // the faults: backends terminated every 2 s; PostgreSQL stopped and restarted once; other
+    // clients taking every connection slot; record_file locked beyond the statement timeout
     let terminated = 0;
     let recoveryMs = -1;
+    let slotsTaken = 0;
     const faults = (async () => {
       let killer: pg.Client | null = null;
       let restarted = false;
+      let pressed = false;
+      let locked = false;
       while (Date.now() < until - 2000 && !exitedEarly) {
         await sleep(2000);
+        // two seconds after the last termination: the pool has its connections again
+        if (restarted && !pressed && Date.now() - started > LOAD_SECONDS * 1000 * 0.55) {
+          pressed = true;
+          slotsTaken = await holdEverySlot(PRESSURE_MS);
+          continue;
+        }
+        if (pressed && !locked && Date.now() - started > LOAD_SECONDS * 1000 * 0.7) {
+          locked = true;
+          await lockOneTable(TABLE_LOCK_MS);
+          continue;
+        }
         if (!restarted && Date.now() - started > (LOAD_SECONDS * 1000) / 3) {
           restarted = true;
           await killer?.end().catch(() => undefined);
@@ -250,6 +327,7 @@ describe('chaos: database faults and hostile clients under load', () => {
       statuses: Object.fromEntries([...statuses].sort()),
       socketErrors,
       terminatedBackends: terminated,
+      slotsTaken,
       recoveryMs,
       slowHeaderCutMs: { min: headerCuts[0], max: headerCuts.at(-1), statuses: [...new Set(slowHeaders.map((s) => s.status))] },
       slowReadersStillConnectedAfterMs: { [readersHeldMs]: readersStillHeld },
@@ -278,6 +356,34 @@ describe('chaos: database faults and hostile clients under load', () => {
       assert.ok(ms >= REQUEST_TIMEOUT_MS - 100 && ms < REQUEST_TIMEOUT_MS + 4000, `slow-header connection cut after ${ms} ms`);
       assert.equal(status, '408');
     }
+    // the database faults: no 503 while the pool holds connections, none for what does not read the
+    // locked table, readiness never failing for one table
+    const during = (prefix: string) => [...statuses].filter(([key]) => key.startsWith(prefix));
+    assert.ok(slotsTaken > 0, 'other clients took the slots left');
+    assert.ok(
+      during('every slot taken: ').some(([key]) => key.endsWith(' 200')),
+      'requests answered while every slot was taken',
+    );
+    assert.deepEqual(
+      during('every slot taken: ').filter(([key]) => !key.endsWith(' 200') && !/ 4\d\d$/.test(key)),
+      [],
+      'no 503 while the pool holds connections',
+    );
+    assert.ok(
+      (statuses.get('record_file locked: /health/readiness 200') ?? 0) > 0 && (statuses.get('record_file locked: other 200') ?? 0) > 0,
+      'readiness and other requests answered while record_file was locked',
+    );
+    assert.deepEqual(
+      during('record_file locked: ').filter(([key]) => !key.includes(': record_file ') && / 5\d\d$/.test(key)),
+      [],
+      'no 503 for what does not read the locked table, readiness never failing',
+    );
+    // the outage's end is logged, and every line has one pid
+    assert.ok(
+      logLines.some((l) => (JSON.parse(l) as { msg: string }).msg === 'database available again'),
+      'database available again logged',
+    );
+    for (const line of logLines) assert.equal(line.match(/"pid":/g)?.length, 1, line);
     assert.equal(readersStillHeld, 0, `slow readers still connected after ${readersHeldMs} ms (response deadline 30 s)`);
     assert.ok(logBytes < LOG_BUDGET_BYTES, `logged ${logBytes} bytes`);
     assert.ok(rssAfter < rssBefore + 150, `RSS ${rssBefore} → ${rssAfter} MB`);

@@ -334,8 +334,7 @@ describe('database unavailable', () => {
 describe('outage log', () => {
   it('logs the first failure at once, then one summary per interval with counts, then stops when quiet', async () => {
     const lines: { obj: Record<string, unknown>; msg: string }[] = [];
-    const push = (obj: object, msg: string) => void lines.push({ obj: obj as Record<string, unknown>, msg });
-    const log = new OutageLog({ warn: push, info: push }, 100);
+    const log = new OutageLog({ warn: (obj, msg) => void lines.push({ obj: obj as Record<string, unknown>, msg }) }, 100);
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
     log.record('request', refused);
@@ -361,17 +360,10 @@ describe('outage log', () => {
     log.close();
   });
 
-  it('says once that the database is available again, with the outage duration, and nothing when there was no outage', () => {
-    const lines: { obj: Record<string, unknown>; msg: string; level: string }[] = [];
+  it('says once, at the end of the interval, that the database is available again, with the outage duration', async () => {
+    const lines: { obj: Record<string, unknown>; msg: string }[] = [];
     let now = 1_000;
-    const log = new OutageLog(
-      {
-        warn: (obj, msg) => void lines.push({ obj: obj as Record<string, unknown>, msg, level: 'warn' }),
-        info: (obj, msg) => void lines.push({ obj: obj as Record<string, unknown>, msg, level: 'info' }),
-      },
-      10_000,
-      () => now,
-    );
+    const log = new OutageLog({ warn: (obj, msg) => void lines.push({ obj: obj as Record<string, unknown>, msg }) }, 100, () => now);
     log.available();
     assert.equal(lines.length, 0, 'no outage, no line');
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
@@ -381,17 +373,29 @@ describe('outage log', () => {
     log.record('request', refused);
     now += 1_000;
     log.available();
+    now += 50;
     log.available();
+    assert.equal(lines.length, 1, 'said at the end of the interval');
+    await new Promise((resolve) => setTimeout(resolve, 150));
     assert.deepEqual(lines.slice(1), [
-      {
-        obj: { outageMs: 3_500, requests: 1, connectionErrors: 0, readinessFailures: 1 },
-        msg: 'database available again',
-        level: 'info',
-      },
+      { obj: { outageMs: 3_500, requests: 1, connectionErrors: 0, readinessFailures: 1 }, msg: 'database available again' },
     ]);
+    // a failure after the database answered, within the interval: still unavailable, not up and down
     log.record('request', refused);
-    assert.equal(lines.length, 3, 'a new outage is told at once');
-    assert.equal(lines[2]!.msg, 'database unavailable');
+    assert.equal(lines.at(-1)!.msg, 'database unavailable', 'a new outage is told at once');
+    log.available();
+    log.record('connection', refused);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(lines.at(-1)!.msg, 'database still unavailable');
+    assert.equal(lines.at(-1)!.obj.connectionErrors, 1);
+    // answered and quiet through an interval: the end is said once
+    log.available();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(lines.at(-1)!.msg, 'database available again');
+    const count = lines.length;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    log.available();
+    assert.equal(lines.length, count, 'nothing more');
     log.close();
   });
 });
