@@ -6,6 +6,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/db.js';
+import { optionalIndexes, type MissingIndex } from './db/optionalIndexes.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/clientErrors.js';
 import { installErrorHandling } from './http/errorHandler.js';
 import { OutageLog } from './http/outageLog.js';
@@ -31,6 +32,8 @@ export interface AppOptions {
   metrics?: ServiceMetrics;
   /** wall-clock milliseconds for the response cache's expiry (tests) */
   cacheNow?: () => number;
+  /** the optional indexes the database lacks (serve finds them at start-up); none when absent, as on the project's schema */
+  missingIndexes?: readonly MissingIndex[];
 }
 
 /** How often the server looks for connections past their request or headers deadline. */
@@ -64,11 +67,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
     bodyLimit: 64 * 1024,
   });
+  const missingIndexes = options.missingIndexes ?? [];
   const ctx: AppContext = {
     config,
     db: options.db,
     clock: options.clock,
     log: app.log,
+    missingIndexes,
   };
 
   app.addSchema(componentsSchema());
@@ -77,6 +82,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const cache = config.cache.enabled ? new ResponseCache(config.cache, app.log, options.cacheNow) : null;
   app.decorate('responseCache', cache);
   metrics.observeResponseCache(cache);
+  metrics.observeOptionalIndexes(
+    optionalIndexes().map((i) => i.name),
+    missingIndexes,
+  );
   installErrorHandling(app, outages);
   installPipeline(app, { config, metrics, cache });
   // an OPTIONS request without the preflight headers is answered like a preflight (204), not with

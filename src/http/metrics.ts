@@ -8,6 +8,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { ConfigError, type Config } from '../config.js';
 import type { Db, PoolReport } from '../db/db.js';
 import { isDatabaseUnavailable } from '../db/db.js';
+import type { MissingIndex } from '../db/optionalIndexes.js';
 import { basicAuthorized } from './basicAuth.js';
 import { ApiError } from './errors.js';
 import { registerReferenceProcessMetrics } from './referenceProcessMetrics.js';
@@ -186,6 +187,26 @@ export class ServiceMetrics {
     if (!cache || this.responseCacheRegistered) return;
     this.responseCacheRegistered = true;
     registerResponseCacheMetrics(this.registry, () => this.responseCache?.snapshot() ?? null);
+  }
+
+  private optionalIndexesRegistered = false;
+
+  /**
+   * `lqs_optional_index_missing{index}`: 1 for each optional index the database lacks, 0 for each
+   * it holds (as found when the app was built), so that an alert can name what `lqs indexes` adds.
+   */
+  observeOptionalIndexes(all: readonly string[], missing: readonly MissingIndex[]): void {
+    if (this.optionalIndexesRegistered) return;
+    this.optionalIndexesRegistered = true;
+    const gauge = new Gauge({
+      name: 'lqs_optional_index_missing',
+      help: 'Whether an optional index of the service is missing from the database (1: `lqs indexes` adds it) or present (0); the start-up warning and /health/readiness name the pages each slows',
+      labelNames: ['index'] as const,
+      aggregator: 'max',
+      registers: [this.registry],
+    });
+    const absent = new Set(missing.map((i) => i.name));
+    for (const name of all) gauge.labels(name).set(absent.has(name) ? 1 : 0);
   }
 
   /** These metrics and the process's. */

@@ -19,6 +19,7 @@ import { systemClock } from '../../src/clock.js';
 import { configWith, loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/db.js';
 import { openDatabase } from '../../src/db/open.js';
+import { findMissingOptionalIndexes } from '../../src/db/optionalIndexes.js';
 import { requireCompleteDataset } from '../generate/dataset.js';
 import { createLogger } from '../../src/logger.js';
 import { createSupervisor } from '../../src/cluster/supervisor.js';
@@ -136,7 +137,10 @@ async function serveOne(): Promise<void> {
     await db.close();
     process.exit(1);
   }
-  const app = await buildApp({ config, db, clock: systemClock, logger });
+  // as serve finds them at start-up: a mirror-schema dataset without `lqs indexes` is served as an operator's database is
+  const missingIndexes = await findMissingOptionalIndexes(db);
+  if (missingIndexes.length > 0) logger.warn({ missingOptionalIndexes: missingIndexes.map((i) => i.name) }, 'optional indexes missing');
+  const app = await buildApp({ config, db, clock: systemClock, logger, missingIndexes });
   registerCeilings(app, db);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
