@@ -11,7 +11,7 @@ import { clientErrorHandler, frameworkErrorHandler } from './http/clientErrors.j
 import { installErrorHandling } from './http/errorHandler.js';
 import { OutageLog } from './http/outageLog.js';
 import { registerMetricsRoute, ServiceMetrics } from './http/metrics.js';
-import { COMMON_HEADERS, installPipeline } from './http/pipeline.js';
+import { COMMON_HEADERS, installPipeline, type PipelineStep } from './http/pipeline.js';
 import { requestIdOf } from './http/requestId.js';
 import { RequestLogController } from './http/requestLog.js';
 import { componentsSchema } from './http/openapi.js';
@@ -32,6 +32,8 @@ export interface AppOptions {
   metrics?: ServiceMetrics;
   /** wall-clock milliseconds for the response cache's expiry (tests) */
   cacheNow?: () => number;
+  /** pipeline steps left out: the bench's measurement of their cost only (tools/bench/pipeline.ts) */
+  pipelineOff?: ReadonlySet<PipelineStep>;
   /** the optional indexes the database lacks (serve finds them at start-up); none when absent, as on the project's schema */
   missingIndexes?: readonly MissingIndex[];
 }
@@ -41,10 +43,10 @@ const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  const ids = !options.pipelineOff?.has('request-ids');
   const app = Fastify({
     loggerInstance: options.logger,
-    genReqId: requestIdOf,
-    logController: new RequestLogController(),
+    ...(ids ? { genReqId: requestIdOf, logController: new RequestLogController() } : { disableRequestLogging: true }),
     routerOptions: {
       querystringParser: (text: string) => parseQueryString(text, config.query.maxRepeatedQueryParameters) as never,
       ignoreTrailingSlash: true,
@@ -87,7 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     missingIndexes,
   );
   installErrorHandling(app, outages);
-  installPipeline(app, { config, metrics, cache });
+  installPipeline(app, { config, metrics, cache, off: options.pipelineOff });
   // an OPTIONS request without the preflight headers is answered like a preflight (204), not with
   // the plugin's plain-text 400
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'], strictPreflight: false });

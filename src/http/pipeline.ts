@@ -94,16 +94,30 @@ function byteLength(payload: unknown): number {
   return typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
 }
 
+/**
+ * Steps that the bench's pipeline measurement (tools/bench/pipeline.ts) turns off, one at a time, to
+ * price each; `serve` runs every one. `request-ids` also stands for the request log (buildApp).
+ */
+export const PIPELINE_STEPS = ['metrics', 'etag', 'request-ids', 'cache', 'limits'] as const;
+export type PipelineStep = (typeof PIPELINE_STEPS)[number];
+
 export interface PipelineOptions {
   config: Config;
   metrics: ServiceMetrics;
   /** null when `cache.enabled` is false */
   cache: ResponseCache | null;
+  /** steps left out (the bench's measurement only) */
+  off?: ReadonlySet<PipelineStep>;
 }
 
 /** Installs the pipeline's hooks on `app`; call before registering plugins with hooks of their own (CORS) and the routes. */
-export function installPipeline(app: FastifyInstance, { config, metrics, cache }: PipelineOptions): void {
+export function installPipeline(app: FastifyInstance, { config, metrics, cache: givenCache, off = new Set() }: PipelineOptions): void {
   const slots = new InFlightSlots(config);
+  const counting = !off.has('metrics');
+  const tagging = !off.has('etag');
+  const ids = !off.has('request-ids');
+  const limits = !off.has('limits');
+  const cache = off.has('cache') ? null : givenCache;
   const drain = new HandlerDrain();
   const scrapePath = metricsPath(config);
   const releaseSlot = (state: RequestState) => {
@@ -116,7 +130,7 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache }
   app.decorate('handlersIdle', (timeoutMs = 10_000) => drain.idle(timeoutMs));
 
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
-    const state = new RequestState(request.routeOptions.url !== scrapePath);
+    const state = new RequestState(counting && request.routeOptions.url !== scrapePath);
     request.lifecycle = state;
     if (state.counted) metrics.arrived();
     // 'close' comes for every response, also one whose client went away before it was sent; a
@@ -125,6 +139,10 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache }
       if (state.counted) metrics.left();
       if (!state.handlerStarted) releaseSlot(state);
     });
+    if (!limits) {
+      done();
+      return;
+    }
     try {
       state.holdsSlot = slots.take(request);
       checkUrl(request.url, config.server);
@@ -147,10 +165,10 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache }
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const state = request.lifecycle;
-    reply.header(REQUEST_ID_HEADER, request.id);
+    if (ids) reply.header(REQUEST_ID_HEADER, request.id);
     // the slot counts computation: a client slow to read its response no longer holds one
     if (state) releaseSlot(state);
-    limitWriteTime(request, reply, config.server.responseTimeoutMs);
+    if (limits) limitWriteTime(request, reply, config.server.responseTimeoutMs);
     reply.headers(COMMON_HEADERS);
     const status = reply.statusCode;
     if (status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
@@ -161,7 +179,7 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache }
       storeResponse(cache!, state.cacheMiss, reply, payload);
       state.cacheMiss = null;
     }
-    const sent = tagResponse(request, reply, payload);
+    const sent = tagging ? tagResponse(request, reply, payload) : payload;
     if (state) {
       state.responseBytes = byteLength(sent);
       drain.leave(state);
