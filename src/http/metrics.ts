@@ -234,6 +234,18 @@ export function metricsPath(config: Config): string {
   return `${config.metrics.config.uriPath.replace(/\/+$/, '')}/metrics/`;
 }
 
+/** The `path` label of each route pattern, converted once (the routes are a fixed few). */
+const pathLabels = new Map<string, string>();
+
+function pathLabelOf(route: string): string {
+  let label = pathLabels.get(route);
+  if (label === undefined) {
+    label = openApiPath(route);
+    pathLabels.set(route, label);
+  }
+  return label;
+}
+
 /** A request's response as the metrics count it. */
 export function responseSample(
   request: FastifyRequest,
@@ -244,7 +256,7 @@ export function responseSample(
   const code = reply.statusCode;
   return {
     method: request.method,
-    path: route ? openApiPath(route) : UNMATCHED_PATH,
+    path: route ? pathLabelOf(route) : UNMATCHED_PATH,
     code,
     ms: Number(process.hrtime.bigint() - state.start) / 1e6,
     requestBytes: Number(request.headers['content-length'] ?? 0) || 0,

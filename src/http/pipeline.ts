@@ -43,6 +43,8 @@ export class RequestState {
   responseBytes = 0;
   /** a response the cache may keep, until onSend stores it */
   cacheMiss: CacheMiss | null = null;
+  /** the write deadline armed at onSend, cleared when the response is done (the same 'close' listener) */
+  writeDeadline: NodeJS.Timeout | null = null;
 
   constructor(
     /** counted in the metrics (a scrape is not) */
@@ -136,6 +138,7 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache: 
     // 'close' comes for every response, also one whose client went away before it was sent; a
     // client gone before its handler started frees the slot at once, a running handler at onSend
     reply.raw.once('close', () => {
+      if (state.writeDeadline) clearTimeout(state.writeDeadline);
       if (state.counted) metrics.left();
       if (!state.handlerStarted) releaseSlot(state);
     });
@@ -153,22 +156,36 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache: 
     done();
   });
 
-  app.addHook('preHandler', async (request, reply) => {
-    const state = request.lifecycle!;
+  const handlerStarts = (state: RequestState) => {
     state.handlerStarted = true;
     drain.enter(state);
-    if (cache === null) return;
-    const found = await serveCached(cache, config, request, reply);
-    if (found === 'answered') return reply;
-    state.cacheMiss = found;
-  });
+  };
+  // without a cache nothing is awaited: a callback hook spares each request a promise
+  if (cache === null) {
+    app.addHook('preHandler', (request, _reply, done) => {
+      handlerStarts(request.lifecycle!);
+      done();
+    });
+  } else {
+    app.addHook('preHandler', async (request, reply) => {
+      const state = request.lifecycle!;
+      handlerStarts(state);
+      const found = await serveCached(cache, config, request, reply);
+      if (found === 'answered') return reply;
+      state.cacheMiss = found;
+    });
+  }
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const state = request.lifecycle;
     if (ids) reply.header(REQUEST_ID_HEADER, request.id);
     // the slot counts computation: a client slow to read its response no longer holds one
     if (state) releaseSlot(state);
-    if (limits) limitWriteTime(request, reply, config.server.responseTimeoutMs);
+    if (limits) {
+      const deadline = limitWriteTime(request, reply, config.server.responseTimeoutMs);
+      if (state) state.writeDeadline = deadline;
+      else if (deadline) reply.raw.once('close', () => clearTimeout(deadline));
+    }
     reply.headers(COMMON_HEADERS);
     const status = reply.statusCode;
     if (status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
