@@ -6,12 +6,13 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/db.js';
+import { optionalIndexes, type MissingIndex } from './db/optionalIndexes.js';
 import { clientErrorHandler, connectRefusal, frameworkErrorHandler } from './http/clientErrors.js';
 import { ConnectionCaps, ConnectionRefusalLog } from './http/connectionCaps.js';
 import { installErrorHandling } from './http/errorHandler.js';
 import { OutageLog } from './http/outageLog.js';
 import { registerMetricsRoute, ServiceMetrics } from './http/metrics.js';
-import { COMMON_HEADERS, installPipeline } from './http/pipeline.js';
+import { COMMON_HEADERS, installPipeline, type PipelineStep } from './http/pipeline.js';
 import { requestIdOf } from './http/requestId.js';
 import { RequestLogController } from './http/requestLog.js';
 import { componentsSchema } from './http/openapi.js';
@@ -35,6 +36,10 @@ export interface AppOptions {
   cacheNow?: () => number;
   /** the interval of the refused connections' summary lines (tests) */
   connectionLogIntervalMs?: number;
+  /** pipeline steps left out: the bench's measurement of their cost only (tools/bench/pipeline.ts) */
+  pipelineOff?: ReadonlySet<PipelineStep>;
+  /** the optional indexes the database lacks (serve finds them at start-up); none when absent, as on the project's schema */
+  missingIndexes?: readonly MissingIndex[];
 }
 
 /** How often the server looks for connections past their request or headers deadline. */
@@ -42,10 +47,10 @@ const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  const ids = !options.pipelineOff?.has('request-ids');
   const app = Fastify({
     loggerInstance: options.logger,
-    genReqId: requestIdOf,
-    logController: new RequestLogController(config.log.sampleRate),
+    ...(ids ? { genReqId: requestIdOf, logController: new RequestLogController(config.log.sampleRate) } : { disableRequestLogging: true }),
     routerOptions: {
       querystringParser: (text: string) => parseQueryString(text, config.query.maxRepeatedQueryParameters) as never,
       ignoreTrailingSlash: true,
@@ -75,11 +80,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
     bodyLimit: 64 * 1024,
   });
+  const missingIndexes = options.missingIndexes ?? [];
   const ctx: AppContext = {
     config,
     db: options.db,
     clock: options.clock,
     log: app.log,
+    missingIndexes,
   };
 
   // Node answers an unknown Expect with a bare 417 unless told otherwise: the pipeline answers it
@@ -94,6 +101,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const cache = config.cache.enabled ? new ResponseCache(config.cache, app.log, options.cacheNow) : null;
   app.decorate('responseCache', cache);
   metrics.observeResponseCache(cache);
+  metrics.observeOptionalIndexes(
+    optionalIndexes().map((i) => i.name),
+    missingIndexes,
+  );
   installErrorHandling(app, outages);
   const limits = { maxConnections: config.server.maxConnections, maxConnectionsPerAddress: config.server.maxConnectionsPerAddress };
   const refusals = new ConnectionRefusalLog(app.log, limits, options.connectionLogIntervalMs);
@@ -107,7 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     refusals.close();
     done();
   });
-  installPipeline(app, { config, metrics, cache });
+  installPipeline(app, { config, metrics, cache, off: options.pipelineOff });
   // an OPTIONS request without the preflight headers is answered like a preflight (204), not with
   // the plugin's plain-text 400
   await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'], strictPreflight: false });

@@ -14,6 +14,7 @@ import type { Db } from './db/db.js';
 import { openDatabase } from './db/open.js';
 import { loadDemoLedger, demoExampleUrls, isDemoLedger } from './demo/ledger.js';
 import { grantAdvice, missingSchema, NO_SELECT } from './db/schemaRequirements.js';
+import { findMissingOptionalIndexes, type MissingIndex } from './db/optionalIndexes.js';
 import { OutageLog } from './http/outageLog.js';
 import { checkPorts } from './portCheck.js';
 import { listeningUrl, startupBanner } from './startupBanner.js';
@@ -118,6 +119,10 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
       }),
     );
     if (stopping) return;
+    const missingIndexes = await during(findMissingOptionalIndexes(db));
+    if (missingIndexes.length > 0)
+      logger.warn({ missingOptionalIndexes: missingIndexes.map((i) => i.name) }, missingIndexesWarning(missingIndexes));
+    if (stopping) return;
     metrics = worker ? new WorkerMetrics(db) : new ServiceMetrics(db);
     if (worker) followLogLevel(logger);
     logger.info(
@@ -140,7 +145,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
 
     const opened = db;
     listeners = await during(
-      startListeners({ config, db, clock: systemClock, logger, outages, metrics }).catch(async (err: unknown) => {
+      startListeners({ config, db, clock: systemClock, logger, outages, metrics, missingIndexes }).catch(async (err: unknown) => {
         if (!stopping) await opened.close();
         throw err;
       }),
@@ -158,6 +163,12 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
     if (stopping) return;
     throw err;
   }
+}
+
+/** The start-up warning: every optional index missing, with the pages it slows, in one line. */
+export function missingIndexesWarning(missing: readonly MissingIndex[]): string {
+  const list = missing.map((i) => `${i.name} (${i.slows})`).join('; ');
+  return `The database lacks ${missing.length} optional index${missing.length === 1 ? '' : 'es'} of the service; the answers are the same, these pages are slower: ${list}. \`lqs indexes\` (node dist/src/main.js indexes, as the database's owner) adds them while the database is in use`;
 }
 
 /** Stops with one list of every table and column the service reads that the database lacks. */
@@ -196,6 +207,7 @@ export async function startListeners(options: {
   logger: Logger;
   outages?: OutageLog;
   metrics?: ServiceMetrics;
+  missingIndexes?: readonly MissingIndex[];
 }): Promise<Listeners> {
   const { config } = options;
   const admin = config.admin.enabled ? await buildAdminApp({ config, logger: options.logger }) : null;

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS_DIR } from '../paths.js';
-import type { Db } from './db.js';
+import type { Db, Queryable } from './db.js';
 import { splitStatements } from './migrate.js';
 
 /** The migrations that only add indexes to the mirror node's tables. */
@@ -23,6 +23,22 @@ export interface OptionalIndex {
 
 const CREATE_INDEX = /^create index if not exists (\w+) on (\w+) (.+)$/is;
 
+/**
+ * The pages each optional index speeds up, as an operator reads it in the start-up warning, the
+ * readiness details and the `lqs_optional_index_missing` gauge's help.
+ */
+export const PAGES_SLOWED_WITHOUT: Readonly<Record<string, string>> = {
+  transaction__payer_type_timestamp: 'account transactions with transactiontype (the account as payer), for types rare in its history',
+  transaction__type_timestamp_payer:
+    'account transactions with transactiontype (transfers in transactions others pay, completed by merges)',
+  entity_transaction__entity_type_timestamp:
+    'account transactions with transactiontype (entity_transaction rows), for types rare in its history',
+  crypto_transfer__entity_timestamp_nonself: 'account transactions with transactiontype (hbar transfers in transactions others pay)',
+  token_transfer__account_timestamp_nonself: 'account transactions with transactiontype (token transfers in transactions others pay)',
+  entity_transaction__entity_timestamp_payer: 'account transactions (entity_transaction rows read from the table)',
+  token_balance__account_token_latest: 'account with timestamp (historical token balances)',
+};
+
 export function optionalIndexes(dir = MIGRATIONS_DIR): OptionalIndex[] {
   return INDEX_MIGRATIONS.flatMap((file) =>
     splitStatements(readFileSync(join(dir, file), 'utf8')).map((statement) => {
@@ -31,6 +47,30 @@ export function optionalIndexes(dir = MIGRATIONS_DIR): OptionalIndex[] {
       return { name: match[1]!, table: match[2]!, definition: match[3]! };
     }),
   );
+}
+
+/** An optional index the database lacks (or holds invalid, as an interrupted `lqs indexes` leaves it), with the pages it slows. */
+export interface MissingIndex {
+  name: string;
+  table: string;
+  slows: string;
+}
+
+/**
+ * The optional indexes the database lacks or holds invalid: read from the catalog (no table is
+ * read, any role may ask), in the order of the migrations.
+ */
+export async function findMissingOptionalIndexes(db: Queryable): Promise<MissingIndex[]> {
+  const indexes = optionalIndexes();
+  const rows = await db.query<{ name: string }>(
+    `select n.name from unnest($1::text[]) as n(name)
+      where not exists (select from pg_catalog.pg_index i where i.indexrelid = to_regclass(n.name) and i.indisvalid)`,
+    [indexes.map((i) => i.name)],
+  );
+  const missing = new Set(rows.map((r) => r.name));
+  return indexes
+    .filter((i) => missing.has(i.name))
+    .map((i) => ({ name: i.name, table: i.table, slows: PAGES_SLOWED_WITHOUT[i.name] ?? 'account pages' }));
 }
 
 /** What `addOptionalIndexes` did with each index: `added`, `present` or `rebuilt` (it was left invalid). */

@@ -3,11 +3,18 @@
  * the same JSON may leave gzip-, br- or un-encoded, and is the same representation in each case.
  * A step of the pipeline's onSend, before compression, on the body as serialised.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+/** SHA-1 in base64url: the one-shot `crypto.hash` (Node 20.12 and later) spares a Hash object per response; the same digest either way. */
+// a namespace import: a named import of `hash` would fail to link on the Node 20 releases before it
+const oneShot = (crypto as { hash?: typeof crypto.hash }).hash;
+const sha1Base64url: (body: string | Buffer) => string = oneShot
+  ? (body) => oneShot('sha1', body, 'base64url')
+  : (body) => crypto.createHash('sha1').update(body).digest('base64url');
+
 function etagOf(body: string | Buffer): string {
-  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+  return `W/"${sha1Base64url(body)}"`;
 }
 
 /** Whether an `If-None-Match` value matches `etag` under the weak comparison of RFC 9110 §13.1.2. */

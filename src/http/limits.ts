@@ -56,16 +56,18 @@ export function checkUrl(url: string, server: Config['server']): void {
   }
 }
 
-/** Closes the connection of a response not written within `timeoutMs` (a client that does not read it). */
-export function limitWriteTime(request: FastifyRequest, reply: FastifyReply, timeoutMs: number): void {
-  if (timeoutMs <= 0) return;
+/**
+ * Closes the connection of a response not written within `timeoutMs` (a client that does not read
+ * it). The caller clears the returned timer when the response's 'close' comes (after it is written,
+ * or when the connection goes): the pipeline's one 'close' listener per request does.
+ */
+export function limitWriteTime(request: FastifyRequest, reply: FastifyReply, timeoutMs: number): NodeJS.Timeout | null {
+  if (timeoutMs <= 0) return null;
   const res = reply.raw;
   const timer = setTimeout(() => {
     request.log.info({ timeoutMs }, 'response not written in time: connection closed');
     res.destroy();
   }, timeoutMs);
   timer.unref();
-  const clear = () => clearTimeout(timer);
-  res.once('finish', clear);
-  res.once('close', clear);
+  return timer;
 }

@@ -8,6 +8,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { ConfigError, type Config } from '../config.js';
 import type { Db, PoolReport } from '../db/db.js';
 import { isDatabaseUnavailable } from '../db/db.js';
+import type { MissingIndex } from '../db/optionalIndexes.js';
 import { basicAuthorized } from './basicAuth.js';
 import { ApiError } from './errors.js';
 import { registerReferenceProcessMetrics } from './referenceProcessMetrics.js';
@@ -214,6 +215,26 @@ export class ServiceMetrics {
     registerResponseCacheMetrics(this.registry, () => this.responseCache?.snapshot() ?? null);
   }
 
+  private optionalIndexesRegistered = false;
+
+  /**
+   * `lqs_optional_index_missing{index}`: 1 for each optional index the database lacks, 0 for each
+   * it holds (as found when the app was built), so that an alert can name what `lqs indexes` adds.
+   */
+  observeOptionalIndexes(all: readonly string[], missing: readonly MissingIndex[]): void {
+    if (this.optionalIndexesRegistered) return;
+    this.optionalIndexesRegistered = true;
+    const gauge = new Gauge({
+      name: 'lqs_optional_index_missing',
+      help: 'Whether an optional index of the service is missing from the database (1: `lqs indexes` adds it) or present (0); the start-up warning and /health/readiness name the pages each slows',
+      labelNames: ['index'] as const,
+      aggregator: 'max',
+      registers: [this.registry],
+    });
+    const absent = new Set(missing.map((i) => i.name));
+    for (const name of all) gauge.labels(name).set(absent.has(name) ? 1 : 0);
+  }
+
   /** These metrics and the process's. */
   registries(): Registry[] {
     return [this.registry, processMetrics()];
@@ -239,6 +260,18 @@ export function metricsPath(config: Config): string {
   return `${config.metrics.config.uriPath.replace(/\/+$/, '')}/metrics/`;
 }
 
+/** The `path` label of each route pattern, converted once (the routes are a fixed few). */
+const pathLabels = new Map<string, string>();
+
+function pathLabelOf(route: string): string {
+  let label = pathLabels.get(route);
+  if (label === undefined) {
+    label = openApiPath(route);
+    pathLabels.set(route, label);
+  }
+  return label;
+}
+
 /** A request's response as the metrics count it. */
 export function responseSample(
   request: FastifyRequest,
@@ -249,7 +282,7 @@ export function responseSample(
   const code = reply.statusCode;
   return {
     method: request.method,
-    path: route ? openApiPath(route) : UNMATCHED_PATH,
+    path: route ? pathLabelOf(route) : UNMATCHED_PATH,
     code,
     ms: Number(process.hrtime.bigint() - state.start) / 1e6,
     requestBytes: Number(request.headers['content-length'] ?? 0) || 0,

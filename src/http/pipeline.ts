@@ -46,6 +46,8 @@ export class RequestState {
   responseBytes = 0;
   /** a response the cache may keep, until onSend stores it */
   cacheMiss: CacheMiss | null = null;
+  /** the write deadline armed at onSend, cleared when the response is done (the same 'close' listener) */
+  writeDeadline: NodeJS.Timeout | null = null;
 
   constructor(
     /** counted in the metrics (a scrape is not) */
@@ -103,16 +105,30 @@ function byteLength(payload: unknown): number {
   return typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
 }
 
+/**
+ * Steps that the bench's pipeline measurement (tools/bench/pipeline.ts) turns off, one at a time, to
+ * price each; `serve` runs every one. `request-ids` also stands for the request log (buildApp).
+ */
+export const PIPELINE_STEPS = ['metrics', 'etag', 'request-ids', 'cache', 'limits'] as const;
+export type PipelineStep = (typeof PIPELINE_STEPS)[number];
+
 export interface PipelineOptions {
   config: Config;
   metrics: ServiceMetrics;
   /** null when `cache.enabled` is false */
   cache: ResponseCache | null;
+  /** steps left out (the bench's measurement only) */
+  off?: ReadonlySet<PipelineStep>;
 }
 
 /** Installs the pipeline's hooks on `app`; call before registering plugins with hooks of their own (CORS) and the routes. */
-export function installPipeline(app: FastifyInstance, { config, metrics, cache }: PipelineOptions): void {
+export function installPipeline(app: FastifyInstance, { config, metrics, cache: givenCache, off = new Set() }: PipelineOptions): void {
   const slots = new InFlightSlots(config);
+  const counting = !off.has('metrics');
+  const tagging = !off.has('etag');
+  const ids = !off.has('request-ids');
+  const limits = !off.has('limits');
+  const cache = off.has('cache') ? null : givenCache;
   const drain = new HandlerDrain();
   const scrapePath = metricsPath(config);
   const successHeaders = new ResponseHeaders(config.response.headers);
@@ -127,15 +143,20 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache }
   app.decorate('handlersIdle', (timeoutMs = 10_000) => drain.idle(timeoutMs));
 
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
-    const state = new RequestState(request.routeOptions.url !== scrapePath);
+    const state = new RequestState(counting && request.routeOptions.url !== scrapePath);
     request.lifecycle = state;
     if (state.counted) metrics.arrived();
     // 'close' comes for every response, also one whose client went away before it was sent; a
     // client gone before its handler started frees the slot at once, a running handler at onSend
     reply.raw.once('close', () => {
+      if (state.writeDeadline) clearTimeout(state.writeDeadline);
       if (state.counted) metrics.left();
       if (!state.handlerStarted) releaseSlot(state);
     });
+    if (!limits) {
+      done();
+      return;
+    }
     try {
       checkHost(request.raw);
       checkExpectation(request.raw);
@@ -148,22 +169,36 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache }
     done();
   });
 
-  app.addHook('preHandler', async (request, reply) => {
-    const state = request.lifecycle!;
+  const handlerStarts = (state: RequestState) => {
     state.handlerStarted = true;
     drain.enter(state);
-    if (cache === null) return;
-    const found = await serveCached(cache, config, request, reply);
-    if (found === 'answered') return reply;
-    state.cacheMiss = found;
-  });
+  };
+  // without a cache nothing is awaited: a callback hook spares each request a promise
+  if (cache === null) {
+    app.addHook('preHandler', (request, _reply, done) => {
+      handlerStarts(request.lifecycle!);
+      done();
+    });
+  } else {
+    app.addHook('preHandler', async (request, reply) => {
+      const state = request.lifecycle!;
+      handlerStarts(state);
+      const found = await serveCached(cache, config, request, reply);
+      if (found === 'answered') return reply;
+      state.cacheMiss = found;
+    });
+  }
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const state = request.lifecycle;
-    reply.header(REQUEST_ID_HEADER, request.id);
+    if (ids) reply.header(REQUEST_ID_HEADER, request.id);
     // the slot counts computation: a client slow to read its response no longer holds one
     if (state) releaseSlot(state);
-    limitWriteTime(request, reply, config.server.responseTimeoutMs);
+    if (limits) {
+      const deadline = limitWriteTime(request, reply, config.server.responseTimeoutMs);
+      if (state) state.writeDeadline = deadline;
+      else if (deadline) reply.raw.once('close', () => clearTimeout(deadline));
+    }
     reply.headers(COMMON_HEADERS);
     const status = reply.statusCode;
     if (status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
@@ -181,7 +216,7 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache }
       storeResponse(cache!, state.cacheMiss, reply, payload);
       state.cacheMiss = null;
     }
-    const sent = tagResponse(request, reply, payload);
+    const sent = tagging ? tagResponse(request, reply, payload) : payload;
     if (state) {
       state.responseBytes = byteLength(sent);
       drain.leave(state);

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { base32Encode } from '../../src/domain/base32.js';
 import { formatTimestamp } from '../../src/domain/timestamp.js';
 import type { Harness } from '../../tools/testApp/harness.js';
+import { existsSync } from 'node:fs';
+import { DEFAULT_ADMIN_URL, MIRROR_SCHEMA_FILE } from '../../tools/db/scratch.js';
 import { get, useHarness } from '../support/harness.js';
+import { postgresServerSkipReason } from '../support/privatePostgres.js';
 import { sequentialScans, sortedScansInGenericPlans } from '../support/plans.js';
 import type { TransferJoin } from '../../src/routes/accounts/transactions/transferJoinPlanner.js';
 
@@ -34,8 +37,14 @@ const LARGE = [
 const aliasOf = (num: number) => base32Encode(Buffer.from(num.toString(16).padStart(40, '0'), 'hex'));
 const evmAddressOf = (num: number) => num.toString(16).padStart(40, 'f');
 
-describe('account queries are index-backed', () => {
-  const harness = useHarness();
+/**
+ * The account's plans on a database the harness opens with `options`: the environment's
+ * (LQS_TEST_BACKEND, LQS_TEST_SCHEMA, LQS_TEST_OPTIONAL_INDEXES), or a mirror node database as an
+ * operator has it, without the optional indexes (`lqs indexes`): every page then reads in page
+ * order through the mirror node's own indexes, none sorts a busy account's rows.
+ */
+function accountPlans(options: Parameters<typeof useHarness>[1]) {
+  const harness = useHarness(undefined, options);
 
   before(async () => {
     const h = harness();
@@ -178,4 +187,13 @@ describe('account queries are index-backed', () => {
       assert.deepEqual(await sortedScansInGenericPlans(h.db, queries), []);
     });
   }
-});
+}
+
+describe('account queries are index-backed', () => accountPlans({}));
+
+const adminUrl = process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
+const mirrorSkip = existsSync(MIRROR_SCHEMA_FILE) ? await postgresServerSkipReason(adminUrl) : `${MIRROR_SCHEMA_FILE} is absent`;
+
+describe('account queries on a mirror node database without the optional indexes are index-backed', { skip: mirrorSkip }, () =>
+  accountPlans({ backend: 'postgres', schema: 'mirror', optionalIndexes: false }),
+);

@@ -1,11 +1,12 @@
 /** Start-up on a mirror node database, and the command that adds the service's optional indexes to one. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import type { Db } from '../../src/db/db.js';
-import { addOptionalIndexes, optionalIndexes } from '../../src/db/optionalIndexes.js';
+import { addOptionalIndexes, findMissingOptionalIndexes, optionalIndexes, PAGES_SLOWED_WITHOUT } from '../../src/db/optionalIndexes.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { missingSchema } from '../../src/db/schemaRequirements.js';
 import {
@@ -149,7 +150,50 @@ describe('a mirror node database', { skip }, () => {
     assert.doesNotMatch(line, /`(lqs )?migrate`/);
   });
 
+  it('says at start-up, in readiness and in a gauge which optional indexes are missing and which pages they slow', async () => {
+    const env = { ...process.env, DATABASE_URL: reader.url, LQS_PORT: '0', LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'warn' };
+    const child = spawn(process.execPath, [cli, 'serve', '--no-migrate'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      const base = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+          if (url) resolve(url);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+      });
+      const names = optionalIndexes().map((i) => i.name);
+      const warnings = out
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string; missingOptionalIndexes?: string[] })
+        .filter((line) => line.missingOptionalIndexes);
+      assert.equal(warnings.length, 1, 'one warning line');
+      assert.equal(warnings[0]!.level, 40);
+      assert.deepEqual(warnings[0]!.missingOptionalIndexes, names);
+      for (const name of names) assert.ok(warnings[0]!.msg.includes(`${name} (${PAGES_SLOWED_WITHOUT[name]})`), name);
+      assert.match(warnings[0]!.msg, /`lqs indexes`/);
+
+      const readiness = (await (await fetch(`${base}/health/readiness`)).json()) as { status: string; missingOptionalIndexes: unknown };
+      assert.equal(readiness.status, 'UP');
+      assert.deepEqual(
+        readiness.missingOptionalIndexes,
+        names.map((name) => ({ name, slows: PAGES_SLOWED_WITHOUT[name] })),
+      );
+      const scrape = await (await fetch(`${base}/swagger/metrics/`)).text();
+      for (const name of names) assert.match(scrape, new RegExp(`^lqs_optional_index_missing\\{index="${name}"\\} 1$`, 'm'));
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
+
   it('gets the optional indexes from `lqs indexes`, on partitioned tables too, and a second run changes nothing', async () => {
+    assert.deepEqual(
+      (await findMissingOptionalIndexes(owner)).map((i) => i.name),
+      optionalIndexes().map((i) => i.name),
+    );
     const first = await lqs(scratch.url, 'indexes');
     assert.equal(first.code, 0, first.stderr);
     const names = optionalIndexes().map((i) => i.name);
@@ -176,6 +220,7 @@ describe('a mirror node database', { skip }, () => {
 
     const second = await addOptionalIndexes(owner);
     assert.ok(second.every((o) => o.outcome === 'present'));
+    assert.deepEqual(await findMissingOptionalIndexes(owner), []);
   });
 
   it('rebuilds an index that an interrupted build left invalid', async () => {

@@ -2,6 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse as parseYaml } from 'yaml';
 import { errorOf, get, useHarness } from '../support/harness.js';
+import { buildApp } from '../../src/app.js';
+import { configWith } from '../../src/config.js';
+import type { PipelineStep } from '../../src/http/pipeline.js';
+import { createLogger } from '../../src/logger.js';
 
 describe('shared HTTP mechanisms', () => {
   const harness = useHarness();
@@ -62,5 +66,43 @@ describe('shared HTTP mechanisms', () => {
   it('reports liveness and readiness', async () => {
     assert.deepEqual((await get(harness(), '/health/liveness')).body, { status: 'UP' });
     assert.deepEqual((await get(harness(), '/health/readiness')).body, { status: 'UP' });
+  });
+
+  it("leaves out the steps the bench's pipeline measurement turns off, and only those", async () => {
+    const h = harness();
+    const off = await buildApp({
+      config: h.config,
+      db: h.db,
+      clock: h.clock,
+      logger: createLogger('silent'),
+      pipelineOff: new Set<PipelineStep>(['etag', 'request-ids', 'metrics', 'limits', 'cache']),
+    });
+    try {
+      const res = await off.inject({ url: '/api/v1/blocks', headers: { 'x-request-id': 'abc' } });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers.etag, undefined);
+      assert.equal(res.headers['x-request-id'], undefined);
+      assert.equal(res.headers['access-control-allow-origin'], '*');
+      // no in-flight cap: the limits step is what sheds
+      const unlimited = await buildApp({
+        config: configWith({ server: { maxInFlight: 0 } }, h.config),
+        db: h.db,
+        clock: h.clock,
+        logger: createLogger('silent'),
+        pipelineOff: new Set<PipelineStep>(['limits']),
+      });
+      try {
+        assert.equal((await unlimited.inject('/api/v1/blocks')).statusCode, 200);
+      } finally {
+        await unlimited.close();
+      }
+      const scrape = await off.inject('/swagger/metrics/');
+      assert.match(scrape.body, /^api_all_request_total 0$/m);
+    } finally {
+      await off.close();
+    }
+    const on = await get(h, '/api/v1/blocks', { 'x-request-id': 'abc' });
+    assert.match(String(on.headers.etag), /^W\//);
+    assert.equal(on.headers['x-request-id'], 'abc');
   });
 });

@@ -1,15 +1,21 @@
 /** Test access to the app over a private database; the backend comes from LQS_TEST_BACKEND (pglite by default). */
 import { after, before } from 'node:test';
-import { Harness, REFERENCE_TEST_CONFIG, type Backend } from '../../tools/testApp/harness.js';
+import { Harness, REFERENCE_TEST_CONFIG, type Backend, type HarnessOptions } from '../../tools/testApp/harness.js';
 import { parseJson } from '../../tools/conformance/spec.js';
 
 export const backend: Backend = process.env.LQS_TEST_BACKEND === 'postgres' ? 'postgres' : 'pglite';
 
-/** Opens one harness for the enclosing test file (or suite) and closes it afterwards. */
-export function useHarness(baseConfig: Record<string, unknown> = REFERENCE_TEST_CONFIG): () => Harness {
+/**
+ * Opens one harness for the enclosing test file (or suite) and closes it afterwards; `options`
+ * override the backend and schema of the environment (LQS_TEST_*).
+ */
+export function useHarness(
+  baseConfig: Record<string, unknown> = REFERENCE_TEST_CONFIG,
+  options: Partial<Omit<HarnessOptions, 'baseConfig'>> = {},
+): () => Harness {
   let harness: Harness | undefined;
   before(async () => {
-    harness = await Harness.open({ backend, baseConfig });
+    harness = await Harness.open({ backend, ...options, baseConfig });
   });
   after(async () => {
     await harness?.close();

@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { cpuMsBetween, hotFunctions } from '../../tools/bench/cpu.js';
-import { parseBenchOptions } from '../../tools/bench/options.js';
+import { BenchUsageError, parseBenchOptions } from '../../tools/bench/options.js';
+import { brokenBudgets } from '../../tools/bench/budgets.js';
 import { aggregate, aggregateCompression, markdown, svgChart, type BenchReport, type Measurement } from '../../tools/bench/report.js';
 import { median, percentile } from '../../tools/bench/stats.js';
 import { meetsExpectation, TARGET_NAMES, type TargetName } from '../../tools/bench/targets.js';
@@ -69,6 +70,25 @@ describe('bench options', () => {
     assert.throws(() => parseBenchOptions(['--scale', 'huge'], {}));
     assert.throws(() => parseBenchOptions(['--targets', 'nope'], {}));
     assert.throws(() => parseBenchOptions(['--concurrency', '0'], {}));
+  });
+
+  it('reads p99 budgets and checks them on the larger dataset, a missing measurement counting as broken', () => {
+    const o = parseBenchOptions(['--p99-budget', 'accounts@32=250, block@8=20.5'], {});
+    assert.deepEqual(o.p99Budgets, [
+      { target: 'accounts', concurrency: 32, maxMs: 250 },
+      { target: 'block', concurrency: 8, maxMs: 20.5 },
+    ]);
+    assert.deepEqual(parseBenchOptions([], {}).p99Budgets, []);
+    for (const bad of ['accounts=250', 'nope@32=250', 'accounts@0=250', 'accounts@32=0', 'accounts@32=x'])
+      assert.throws(() => parseBenchOptions(['--p99-budget', bad], {}), BenchUsageError, bad);
+    const results = [
+      { scale: 'small', target: 'accounts' as const, concurrency: 32, p99Ms: 240 },
+      { scale: 'small', target: 'block' as const, concurrency: 8, p99Ms: 21 },
+      { scale: 'tiny', target: 'block' as const, concurrency: 8, p99Ms: 1 },
+    ];
+    assert.deepEqual(brokenBudgets(o.p99Budgets, results, 'small'), ['small block c=8: p99 21.00 ms over its budget of 20.5 ms']);
+    assert.deepEqual(brokenBudgets(o.p99Budgets, results.slice(0, 1), 'small'), ['small block c=8: not measured (budget p99 ≤ 20.5 ms)']);
+    assert.deepEqual(brokenBudgets(o.p99Budgets.slice(0, 1), results, 'small'), []);
   });
 
   it('sizes the pool to this machine (the bench runs PostgreSQL here) and runs one process unless told', () => {

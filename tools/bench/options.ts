@@ -5,6 +5,7 @@ import { DEFAULT_ADMIN_URL, schemaKindOf, type SchemaKind } from '../db/scratch.
 import { isScaleName, smallerScale, type ScaleName } from '../generate/scales.js';
 import { parseSeed } from '../generate/cli.js';
 import { TARGET_NAMES, type TargetName } from './targets.js';
+import { parseP99Budgets, type P99Budget } from './budgets.js';
 
 export const USAGE = `usage: npm run bench -- [--scale small|medium|large] [options]
 
@@ -25,6 +26,8 @@ export const USAGE = `usage: npm run bench -- [--scale small|medium|large] [opti
   --hot-concurrency L connections for the hot mixes on the larger dataset (default 32; none: skip them)
   --redis URL|none    Redis for the hot mixes' shared cache (default LQS_BENCH_REDIS_URL or
                       redis://127.0.0.1:6379; skipped with a note when it does not answer)
+  --p99-budget LIST   target@concurrency=ms, comma-separated (e.g. accounts@32=250): the bench fails when
+                      that p99 on the larger dataset (median over runs) is above the bound
   --fresh             regenerate the datasets even when complete ones exist
   --out DIR           where results go (default tools/bench/results)
 
@@ -51,6 +54,8 @@ export interface BenchOptions {
   hotConcurrency: number[];
   /** Redis of the shared-cache configuration; empty: not measured */
   redisUrl: string;
+  /** p99 bounds the run must keep on its larger dataset */
+  p99Budgets: P99Budget[];
   fresh: boolean;
   outDir: string;
   adminUrl: string;
@@ -80,6 +85,7 @@ export function parseBenchOptions(args: string[], env: NodeJS.ProcessEnv = proce
       workers: { type: 'string', default: '1' },
       'hot-concurrency': { type: 'string', default: '32' },
       redis: { type: 'string' },
+      'p99-budget': { type: 'string' },
       fresh: { type: 'boolean', default: false },
       out: { type: 'string', default: 'tools/bench/results' },
       help: { type: 'boolean', short: 'h' },
@@ -101,6 +107,12 @@ export function parseBenchOptions(args: string[], env: NodeJS.ProcessEnv = proce
   const quick = scale === 'tiny' || scale === 'small';
   const targets = values.targets ? values.targets.split(',').map((t) => t.trim()) : [...TARGET_NAMES];
   for (const t of targets) if (!(TARGET_NAMES as readonly string[]).includes(t)) throw new BenchUsageError(`--targets: unknown ${t}`);
+  let p99Budgets: P99Budget[] = [];
+  try {
+    p99Budgets = values['p99-budget'] ? parseP99Budgets(values['p99-budget']) : [];
+  } catch (err) {
+    throw new BenchUsageError(`--p99-budget: ${(err as Error).message}`);
+  }
   return {
     scales: compare === 'none' || compare === scale ? [scale] : [compare as ScaleName, scale],
     backend: values.backend,
@@ -120,6 +132,7 @@ export function parseBenchOptions(args: string[], env: NodeJS.ProcessEnv = proce
       (values.redis ?? env.LQS_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379') === 'none'
         ? ''
         : (values.redis ?? env.LQS_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'),
+    p99Budgets,
     fresh: values.fresh!,
     outDir: values.out!,
     adminUrl: env.LQS_BENCH_ADMIN_URL ?? env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL,

@@ -14,6 +14,7 @@ import { prepareDataset } from './datasets.js';
 import { runLoad, runLoadWithCpu } from './load.js';
 import { connect } from 'node:net';
 import { buildHotMixes, buildMixes } from './mixes.js';
+import { brokenBudgets } from './budgets.js';
 import { BenchUsageError, parseBenchOptions, USAGE, type BenchOptions } from './options.js';
 import {
   aggregate,
@@ -411,5 +412,10 @@ export async function runBench(args: string[]): Promise<number> {
   const unexpected = report.results.filter((r) => r.unexpected > 0);
   for (const r of unexpected)
     log(`note: ${r.scale} ${r.target} c=${r.concurrency}: ${r.unexpected} responses with another status than the mix expects`);
-  return failures.length > 0 ? 1 : 0;
+  const overBudget = brokenBudgets(options.p99Budgets, report.results, options.scales[options.scales.length - 1]!);
+  for (const line of overBudget) log(`FAILED budget: ${line}`);
+  for (const b of options.p99Budgets)
+    if (!overBudget.some((line) => line.includes(` ${b.target} c=${b.concurrency}:`)))
+      log(`budget kept: ${b.target} c=${b.concurrency} p99 ≤ ${b.maxMs} ms`);
+  return failures.length > 0 || overBudget.length > 0 ? 1 : 0;
 }

@@ -19,6 +19,8 @@ import { systemClock } from '../../src/clock.js';
 import { configWith, loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/db.js';
 import { openDatabase } from '../../src/db/open.js';
+import { findMissingOptionalIndexes } from '../../src/db/optionalIndexes.js';
+import { PIPELINE_STEPS, type PipelineStep } from '../../src/http/pipeline.js';
 import { requireCompleteDataset } from '../generate/dataset.js';
 import { createLogger } from '../../src/logger.js';
 import { createSupervisor } from '../../src/cluster/supervisor.js';
@@ -136,7 +138,16 @@ async function serveOne(): Promise<void> {
     await db.close();
     process.exit(1);
   }
-  const app = await buildApp({ config, db, clock: systemClock, logger });
+  // as serve finds them at start-up: a mirror-schema dataset without `lqs indexes` is served as an operator's database is
+  const missingIndexes = await findMissingOptionalIndexes(db);
+  if (missingIndexes.length > 0) logger.warn({ missingOptionalIndexes: missingIndexes.map((i) => i.name) }, 'optional indexes missing');
+  // the pipeline measurement (pipeline.ts) prices each step by leaving it out
+  const pipelineOff = new Set(
+    (process.env.LQS_BENCH_PIPELINE_OFF ?? '')
+      .split(',')
+      .filter((s): s is PipelineStep => (PIPELINE_STEPS as readonly string[]).includes(s)),
+  );
+  const app = await buildApp({ config, db, clock: systemClock, logger, missingIndexes, pipelineOff });
   registerCeilings(app, db);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

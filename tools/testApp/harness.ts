@@ -9,7 +9,7 @@ import { SettableClock } from '../../src/clock.js';
 import { type Config, configWith } from '../../src/config.js';
 import type { Db } from '../../src/db/db.js';
 import { migrate } from '../../src/db/migrate.js';
-import { addOptionalIndexes } from '../../src/db/optionalIndexes.js';
+import { addOptionalIndexes, findMissingOptionalIndexes } from '../../src/db/optionalIndexes.js';
 import { openPglite } from './pglite.js';
 import type { PoolLogger } from '../../src/db/poolNotices.js';
 import { openPostgres } from '../../src/db/postgres.js';
@@ -182,8 +182,10 @@ export class Harness {
     const logger = createLogger(options.logLevel ?? 'silent');
     let harness: Harness | null = null;
     const tappedDb = tapped(appDb, () => harness?.capture ?? null);
+    // as serve finds them at start-up: on the mirror schema without `lqs indexes`, the plans that do without them
+    const missingIndexes = await findMissingOptionalIndexes(appDb);
     const build = async (config: Config) => {
-      const app = await buildApp({ config, db: tappedDb, clock, logger, cacheNow: options.cacheNow });
+      const app = await buildApp({ config, db: tappedDb, clock, logger, cacheNow: options.cacheNow, missingIndexes });
       await app.ready();
       return app;
     };

@@ -34,6 +34,11 @@ const rangeBinding = (ctx: AppContext): RangeBinding => ({
 });
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const missing = new Set(ctx.missingIndexes.map((i) => i.name));
+  const typeIndexes = {
+    payer: !missing.has('transaction__payer_type_timestamp'),
+    entity: !missing.has('entity_transaction__entity_type_timestamp'),
+  };
   app.get<{ Params: { [ACCOUNT_PATH_PARAM]: string } }>(
     `/api/v1/accounts/:${ACCOUNT_PATH_PARAM}`,
     { schema: { response: { 200: schemaRef('AccountBalanceTransactions') } }, config: { cacheControl: CacheControl.account } },
@@ -64,6 +69,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
         types: typeFilterOf(filters.of('transactiontype').map((f) => f.value)),
         precedingTypes: config.query.precedingTransactionTypes,
         transfers: config.query.transfers,
+        typeIndexes,
         stakingRewardAccount: encodeEntityId(config.shard, config.realm, STAKING_REWARD_ACCOUNT_NUM),
         order,
         limit: pageSize(filters.last('limit'), ctx.config.response.limit.default, config.response.limit.max),

@@ -12,7 +12,7 @@ import type { Order } from '../../../http/params.js';
 import type { InclusiveBounds } from '../timestampRange.js';
 import { INDEX_EXCLUDED_TRANSFER_ACCOUNT, untypedCandidatesSql, type CandidateParams } from './candidateSql.js';
 import { pageSelect, type PageRow } from './pageSql.js';
-import { typedCandidatesSql, type TypeShape, type TypedCandidateRow } from './typedCandidateSql.js';
+import { typedCandidatesSql, type TypeIndexes, type TypeShape, type TypedCandidateRow } from './typedCandidateSql.js';
 
 /** Which transaction types to list: these ids, plus (`unknown`) every id outside `knownIds`. */
 export interface TypeFilter {
@@ -33,6 +33,8 @@ export interface PageQuery {
   limit: number;
   /** how transfers of one type are found (the `query.transfers` settings) */
   transfers: Config['query']['transfers'];
+  /** which optional (account, type, timestamp) indexes the database holds */
+  typeIndexes: TypeIndexes;
 }
 
 function candidateParams(params: SqlParams, q: PageQuery): CandidateParams {
@@ -81,7 +83,7 @@ export async function findTypedCandidates(
     walkLimit: params.add(walkLimit),
   };
   const excluded = isIndexExcluded(q.accountId);
-  const rows = await db.query<TypedCandidateRow>(typedCandidatesText(q.order, shape, typed, excluded), params.values);
+  const rows = await db.query<TypedCandidateRow>(typedCandidatesText(q.order, shape, typed, excluded, q.typeIndexes), params.values);
   return rows[0]!;
 }
 

@@ -12,8 +12,13 @@
  *   fill the page (nothing older can enter it) and stop after `walkLimit` rows; the statement then
  *   reports where it stopped, and the caller completes the rest with a merge (transferMergeSql).
  *
- * Statement texts vary only with the order and the shape of the filter; PostgreSQL's generic plans
- * of them keep the scans above (see accountTypeRange).
+ * Statement texts vary only with the order, the shape of the filter and which of the optional
+ * (account, type, timestamp) indexes the database holds; PostgreSQL's generic plans of them keep
+ * the scans above (see accountTypeRange). Without such an index (a mirror node database before
+ * `lqs indexes`) the source walks the account's (account, timestamp) key in page order and tests
+ * each row's type: it stops at the page's `limit` rows as the per-type scans do, reading the
+ * account's rows of other types on the way, where a plan through the typed index would sort all of
+ * the account's rows.
  */
 import { INDEX_EXCLUDED_TRANSFER_ACCOUNT, directionOf, listedAsPayer, rangeConditions, type CandidateParams } from './candidateSql.js';
 import type { Order } from '../../../http/params.js';
@@ -23,6 +28,14 @@ import type { Order } from '../../../http/params.js';
  * smallint[]), or types including UNKNOWN (`$types` the named ones and `$knownTypes` every known id).
  */
 export type TypeShape = 'one' | 'many' | 'unknown';
+
+/** Which of the optional (account, type, consensus_timestamp) indexes the database holds. */
+export interface TypeIndexes {
+  /** transaction (payer_account_id, type, consensus_timestamp) */
+  payer: boolean;
+  /** entity_transaction (entity_id, type, consensus_timestamp) */
+  entity: boolean;
+}
 
 export interface TypedCandidateParams extends CandidateParams {
   types: string;
@@ -83,7 +96,10 @@ function selectedTypesOf(name: string, table: string, accountColumn: string, p: 
   ${name}(type) as (select type from ${name}_all where type is not null and ${typeCondition('type', shape, p)})`;
 }
 
-/** One walk per selected type of (account, type, consensus_timestamp), cut at `limit` rows, in page order. */
+/**
+ * One walk per selected type of (account, type, consensus_timestamp), cut at `limit` rows, in page
+ * order; without that index, one walk of (account, consensus_timestamp) testing the type.
+ */
 function perTypeWalk(
   table: string,
   alias: string,
@@ -94,7 +110,15 @@ function perTypeWalk(
   shape: TypeShape,
   order: Order,
   typeList: string,
+  indexed: boolean,
 ): string {
+  if (!indexed) {
+    return `select ${columns} from ${table} ${alias}
+      where ${alias}.${accountColumn} = ${p.account} and ${typeCondition(`${alias}.type`, shape, p)}
+        and ${rangeConditions(`${alias}.consensus_timestamp`, p)}${extra}
+      order by ${alias}.consensus_timestamp ${order}
+      limit ${p.limit}`;
+  }
   const walk = (type: string) => `select ${columns} from ${table} ${alias}
       where ${accountTypeRange(alias, accountColumn, type, p)}${extra}
       order by ${alias}.type ${order}, ${alias}.consensus_timestamp ${order}
@@ -123,12 +147,23 @@ export function transferWalk(
  * One row: the page's candidates (arrays in page order) and, for each transfer walk that stopped at
  * `walkLimit` rows before the page was full, the timestamp of its last row.
  */
-export function typedCandidatesSql(order: Order, shape: TypeShape, p: TypedCandidateParams, accountIsIndexExcluded: boolean): string {
+export function typedCandidatesSql(
+  order: Order,
+  shape: TypeShape,
+  p: TypedCandidateParams,
+  accountIsIndexExcluded: boolean,
+  indexes: TypeIndexes,
+): string {
   const dir = directionOf(order);
   const typeCte =
     shape === 'unknown'
-      ? `${selectedTypesOf('payer_types', 'transaction', 'payer_account_id', p, shape)},
-  ${selectedTypesOf('entity_types', 'entity_transaction', 'entity_id', p, shape)},`
+      ? [
+          indexes.payer ? selectedTypesOf('payer_types', 'transaction', 'payer_account_id', p, shape) : '',
+          indexes.entity ? selectedTypesOf('entity_types', 'entity_transaction', 'entity_id', p, shape) : '',
+        ]
+          .filter((cte) => cte !== '')
+          .map((cte) => `${cte},\n  `)
+          .join('')
       : '';
   const typeList = (name: string) => (shape === 'unknown' ? `${name} as ty` : `unnest(${p.types}::smallint[]) as ty(type)`);
   const paysItself = (table: string, account: string) =>
@@ -143,6 +178,7 @@ export function typedCandidatesSql(order: Order, shape: TypeShape, p: TypedCandi
     shape,
     order,
     typeList('payer_types'),
+    indexes.payer,
   );
   const entity = perTypeWalk(
     'entity_transaction',
@@ -154,6 +190,7 @@ export function typedCandidatesSql(order: Order, shape: TypeShape, p: TypedCandi
     shape,
     order,
     typeList('entity_types'),
+    indexes.entity,
   );
   // the page holds `limit` timestamps of the first two groups: transfers beyond the last add nothing
   const walkBounds =
