@@ -8,6 +8,7 @@ import type { AppContext } from './context.js';
 import type { Db } from './db/db.js';
 import { clientErrorHandler, frameworkErrorHandler } from './http/clientErrors.js';
 import { installErrorHandling } from './http/errorHandler.js';
+import { forwardToUpstream } from './http/upstream.js';
 import { OutageLog } from './http/outageLog.js';
 import { registerMetricsRoute, ServiceMetrics } from './http/metrics.js';
 import { COMMON_HEADERS, installPipeline } from './http/pipeline.js';
@@ -77,7 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const cache = config.cache.enabled ? new ResponseCache(config.cache, app.log, options.cacheNow) : null;
   app.decorate('responseCache', cache);
   metrics.observeResponseCache(cache);
-  installErrorHandling(app, outages);
+  installErrorHandling(app, outages, config.upstream.url ? await forwardToUpstream(app, config.upstream) : undefined);
   installPipeline(app, { config, metrics, cache });
   // an OPTIONS request without the preflight headers is answered like a preflight (204), not with
   // the plugin's plain-text 400

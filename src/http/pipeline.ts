@@ -6,7 +6,9 @@
  *   onRequest   metrics start · in-flight slot (503 when none is left or closing) · URL limits (414, 400)
  *   (CORS)      @fastify/cors's own onRequest hook, registered after this one
  *   preHandler  handler started (metrics' shed count, slot kept past a client's leaving, shutdown drain) · response cache lookup
- *   onSend      X-Request-Id · slot released, write deadline armed · common headers, Retry-After, Cache-Control ·
+ *               (not for a path no route serves: its 404 or the upstream's answer is never cached)
+ *   onSend      X-Request-Id · slot released, write deadline armed · common headers, Retry-After, Cache-Control
+ *               (the upstream's own on its answers) ·
  *               response cache store · ETag and 304 · body size for metrics · shutdown drain
  *   (compress)  @fastify/compress's route-level onSend hook, which Fastify runs after this one
  *   onResponse  metrics sample
@@ -70,6 +72,8 @@ class HandlerDrain {
   private waiters: (() => void)[] = [];
 
   enter(state: RequestState): void {
+    // a route's callNotFound() runs the preHandler step again
+    if (state.draining) return;
     state.draining = true;
     this.active++;
   }
@@ -139,7 +143,11 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache }
     const state = request.lifecycle!;
     state.handlerStarted = true;
     drain.enter(state);
-    if (cache === null) return;
+    // a path no route serves is answered 404 or by the upstream: nothing of the cache's
+    if (cache === null || request.is404) {
+      state.cacheMiss = null;
+      return;
+    }
     const found = await serveCached(cache, config, request, reply);
     if (found === 'answered') return reply;
     state.cacheMiss = found;
@@ -154,7 +162,7 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache }
     reply.headers(COMMON_HEADERS);
     const status = reply.statusCode;
     if (status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
-    else if (status >= 200 && status < 300 && request.url.startsWith('/api/v1/')) {
+    else if (status >= 200 && status < 300 && request.url.startsWith('/api/v1/') && !request.is404) {
       reply.header('cache-control', cacheControlOf(request));
     }
     if (state?.cacheMiss) {
