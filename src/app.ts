@@ -75,7 +75,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addSchema(componentsSchema());
   const outages = options.outages ?? new OutageLog(app.log);
   const metrics = options.metrics ?? new ServiceMetrics(options.db);
-  const cache = config.cache.enabled ? new ResponseCache(config.cache, app.log, options.cacheNow) : null;
+  const cache = config.cache.enabled
+    ? new ResponseCache(config.cache, app.log, options.cacheNow, config.cache.redis.url ? metrics.redisCommandObserver() : undefined)
+    : null;
   app.decorate('responseCache', cache);
   metrics.observeResponseCache(cache);
   installErrorHandling(app, outages, config.upstream.url ? await forwardToUpstream(app, config.upstream) : undefined);
