@@ -42,10 +42,11 @@ export function workerCount(config: Config): number {
   return config.server.workers === 0 ? availableParallelism() : config.server.workers;
 }
 
-export async function serve(options: { migrate: boolean }): Promise<void> {
+/** Serves with `loaded` (read by the caller; else read here) and `migrate` (false: `--no-migrate`). */
+export async function serve(options: { migrate: boolean; loaded?: Config }): Promise<void> {
   // a worker: the primary runs the admin listener and prints the banner
   const worker = cluster.isWorker;
-  const loaded = loadConfig();
+  const loaded = options.loaded ?? loadConfig();
   const config = configWith(
     { db: { migrate: loaded.db.migrate && options.migrate }, admin: { enabled: loaded.admin.enabled && !worker } },
     loaded,
