@@ -10,6 +10,7 @@ import { optionalIndexes, type MissingIndex } from './db/optionalIndexes.js';
 import { clientErrorHandler, connectRefusal, frameworkErrorHandler } from './http/clientErrors.js';
 import { ConnectionCaps, ConnectionRefusalLog } from './http/connectionCaps.js';
 import { installErrorHandling } from './http/errorHandler.js';
+import { forwardToUpstream } from './http/upstream.js';
 import { OutageLog } from './http/outageLog.js';
 import { registerMetricsRoute, ServiceMetrics } from './http/metrics.js';
 import { COMMON_HEADERS, installPipeline, type PipelineStep } from './http/pipeline.js';
@@ -98,14 +99,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addSchema(componentsSchema());
   const outages = options.outages ?? new OutageLog(app.log);
   const metrics = options.metrics ?? new ServiceMetrics(options.db);
-  const cache = config.cache.enabled ? new ResponseCache(config.cache, app.log, options.cacheNow) : null;
+  const cache = config.cache.enabled
+    ? new ResponseCache(config.cache, app.log, options.cacheNow, config.cache.redis.url ? metrics.redisCommandObserver() : undefined)
+    : null;
   app.decorate('responseCache', cache);
   metrics.observeResponseCache(cache);
   metrics.observeOptionalIndexes(
     optionalIndexes().map((i) => i.name),
     missingIndexes,
   );
-  installErrorHandling(app, outages);
+  installErrorHandling(app, outages, config.upstream.url ? await forwardToUpstream(app, config.upstream) : undefined);
   const limits = { maxConnections: config.server.maxConnections, maxConnectionsPerAddress: config.server.maxConnectionsPerAddress };
   const refusals = new ConnectionRefusalLog(app.log, limits, options.connectionLogIntervalMs);
   const caps = new ConnectionCaps(limits, (reason, address, open) => {

@@ -72,9 +72,12 @@ function program(): Command {
       // nothing is open yet while the server's modules load: a signal then ends the process with 0
       const early = () => process.exit(0);
       process.once('SIGTERM', early).once('SIGINT', early);
+      // the configuration before the server's modules: a bad one is reported without loading them
+      const { loadConfig } = await import('./config.js');
+      const loaded = loadConfig();
       const { serve } = await import('./server.js');
       process.off('SIGTERM', early).off('SIGINT', early);
-      await serve({ migrate: options.migrate });
+      await serve({ migrate: options.migrate, loaded });
     });
 
   cli

@@ -44,11 +44,12 @@ export function workerCount(config: Config): number {
   return config.server.workers === 0 ? availableParallelism() : config.server.workers;
 }
 
-export async function serve(options: { migrate: boolean }): Promise<void> {
+/** Serves with `loaded` (read by the caller; else read here) and `migrate` (false: `--no-migrate`). */
+export async function serve(options: { migrate: boolean; loaded?: Config }): Promise<void> {
   // a worker: the primary runs the admin listener and prints the banner
   const worker = cluster.isWorker;
   // the primary has warned about the configuration once; its workers load the same
-  const loaded = loadConfig(process.env, process.env.LQS_CONFIG_FILE, worker ? () => {} : undefined);
+  const loaded = options.loaded ?? loadConfig(process.env, process.env.LQS_CONFIG_FILE, worker ? () => {} : undefined);
   const config = configWith(
     { db: { migrate: loaded.db.migrate && options.migrate }, admin: { enabled: loaded.admin.enabled && !worker } },
     loaded,

@@ -13,7 +13,7 @@ import { basicAuthorized } from './basicAuth.js';
 import { ApiError } from './errors.js';
 import { registerReferenceProcessMetrics } from './referenceProcessMetrics.js';
 import { registerResponseCacheMetrics } from './cacheMetrics.js';
-import type { ResponseCacheStats } from './responseCache.js';
+import type { RedisCommandObserver, ResponseCacheStats } from './responseCache.js';
 
 /** Node's process and runtime metrics (CPU, memory, event-loop lag, GC, handles; the reference's nodejs_process_* too): one set per process, started with the first app that serves metrics. */
 let processRegistry: Registry | undefined;
@@ -37,6 +37,9 @@ export function dbErrorKind(err: unknown): DbErrorKind | null {
   if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return 'query';
   return null;
 }
+
+/** Buckets of the Redis command durations: a lookup is abandoned at `cache.redis.timeoutMs` (50 ms by default). */
+const REDIS_BUCKETS_MS = [1, 2, 5, 10, 25, 50, 100];
 
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -233,6 +236,24 @@ export class ServiceMetrics {
     });
     const absent = new Set(missing.map((i) => i.name));
     for (const name of all) gauge.labels(name).set(absent.has(name) ? 1 : 0);
+  }
+
+  private redisCommands: Histogram<'command' | 'outcome'> | null = null;
+
+  /**
+   * The observer of the shared response cache's Redis commands, for a cache with Redis: their
+   * durations in `lqs_redis_command_duration_milliseconds` (absent from the scrape without Redis).
+   */
+  redisCommandObserver(): RedisCommandObserver {
+    this.redisCommands ??= new Histogram({
+      name: 'lqs_redis_command_duration_milliseconds',
+      help: "Duration of the shared response cache's Redis commands, from sending to the answer or the failure",
+      labelNames: ['command', 'outcome'] as const,
+      buckets: REDIS_BUCKETS_MS,
+      registers: [this.registry],
+    });
+    const histogram = this.redisCommands;
+    return (command, outcome, milliseconds) => histogram.labels(command, outcome).observe(milliseconds);
   }
 
   /** These metrics and the process's. */

@@ -7,8 +7,9 @@
  *               URL limits (414, 400)
  *   (CORS)      @fastify/cors's own onRequest hook, registered after this one
  *   preHandler  handler started (metrics' shed count, slot kept past a client's leaving, shutdown drain) · response cache lookup
+ *               (not for a path no route serves: its 404 or the upstream's answer is never cached)
  *   onSend      X-Request-Id · slot released, write deadline armed · common headers, Retry-After, Cache-Control
- *               and the configured response.headers (responseHeaders.ts), Vary ·
+ *               and the configured response.headers (responseHeaders.ts; the upstream's own on its answers), Vary ·
  *               response cache store · ETag and 304 · body size for metrics · shutdown drain
  *   (compress)  @fastify/compress's route-level onSend hook, which Fastify runs after this one
  *   onResponse  metrics sample
@@ -75,6 +76,8 @@ class HandlerDrain {
   private waiters: (() => void)[] = [];
 
   enter(state: RequestState): void {
+    // a route's callNotFound() runs the preHandler step again
+    if (state.draining) return;
     state.draining = true;
     this.active++;
   }
@@ -183,6 +186,8 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache: 
     app.addHook('preHandler', async (request, reply) => {
       const state = request.lifecycle!;
       handlerStarts(state);
+      // a path no route serves is answered 404 or by the upstream: nothing of the cache's
+      if (request.is404) return;
       const found = await serveCached(cache, config, request, reply);
       if (found === 'answered') return reply;
       state.cacheMiss = found;
@@ -202,7 +207,7 @@ export function installPipeline(app: FastifyInstance, { config, metrics, cache: 
     reply.headers(COMMON_HEADERS);
     const status = reply.statusCode;
     if (status === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
-    else if (status >= 200 && status < 300 && request.url.startsWith('/api/v1/')) {
+    else if (status >= 200 && status < 300 && request.url.startsWith('/api/v1/') && !request.is404) {
       reply.headers(successHeaders.of(request));
     }
     // every body that may be compressed varies with Accept-Encoding, also one below the threshold

@@ -32,6 +32,9 @@ function ownBytes(text: string): Buffer {
   return bytes;
 }
 
+/** The shared cache's Redis commands, each timed from its sending to its answer or failure. */
+export type RedisCommandObserver = (command: 'get' | 'set', outcome: 'ok' | 'error', milliseconds: number) => void;
+
 export interface ResponseCacheStats {
   hits: number;
   redisHits: number;
@@ -89,6 +92,8 @@ export class ResponseCache {
     private readonly log: FastifyBaseLogger,
     /** wall-clock milliseconds (injectable for tests of expiry) */
     private readonly now: () => number = Date.now,
+    /** told of each Redis command's duration (the metrics' histogram) */
+    private readonly observeRedis: RedisCommandObserver = () => {},
   ) {
     this.local = new LRUCache<string, CachedResponse>({
       maxSize: Math.max(1, settings.maxBytes),
@@ -150,14 +155,17 @@ export class ResponseCache {
     }
     if (this.redisUsable()) {
       let text: string | null = null;
+      const sent = performance.now();
       try {
         text = await this.redis!.get(this.redisKey(key));
+        this.observeRedis('get', 'ok', performance.now() - sent);
         if (this.redisDown) {
           // answering again after a timeout (the connection stayed up, so no 'ready' event)
           this.redisDown = false;
           this.log.info('response cache: redis reachable again');
         }
       } catch (err) {
+        this.observeRedis('get', 'error', performance.now() - sent);
         this.markDown(err);
       }
       if (text !== null) {
@@ -195,9 +203,16 @@ export class ResponseCache {
     this.stats.stores++;
     if (this.redisUsable()) {
       // not awaited: the response does not wait for Redis
+      const sent = performance.now();
       this.redis!.set(this.redisKey(key), encodeSharedEntry(payload, expiresAt, kept), 'PX', ttlMs).then(
-        () => this.storeAccepted(),
-        (err: unknown) => this.storeFailed(err),
+        () => {
+          this.observeRedis('set', 'ok', performance.now() - sent);
+          this.storeAccepted();
+        },
+        (err: unknown) => {
+          this.observeRedis('set', 'error', performance.now() - sent);
+          this.storeFailed(err);
+        },
       );
     }
   }

@@ -22,6 +22,8 @@ export interface Leaf<T> {
   readonly oneOf?: readonly string[];
   /** a PostgreSQL URL (or a list of them) when set */
   readonly postgresUrl?: boolean;
+  /** the origin of an HTTP service (`http[s]://host[:port]`, no path) when set */
+  readonly httpOrigin?: boolean;
   /** the reference's key under `hiero.mirror.rest` (`common.` for `hiero.mirror.common`) */
   readonly ref?: string;
   /** the reference's value is a duration (`60d`, `35m`) and ours nanoseconds */

@@ -150,6 +150,15 @@ const isPostgresUrl = (text: string): boolean => {
   }
 };
 
+function isHttpOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && url.search === '' && url.hash === '';
+  } catch {
+    return false;
+  }
+}
+
 /** Checks each setting's bounds, then the rules between settings. `origin` names where a setting came from. */
 export function validate(config: Config, origin: (path: string) => string): void {
   const valueAt = (path: string): unknown => path.split('.').reduce<unknown>((node, key) => (node as Plain)[key], config);
@@ -171,6 +180,8 @@ export function validate(config: Config, origin: (path: string) => string): void
           throw new ConfigError(`${origin(path)}: ${JSON.stringify(item)} is not one of ${oneOf.join(', ')}`);
       }
     }
+    if (leaf.httpOrigin && value !== '' && !isHttpOrigin(String(value)))
+      throw new ConfigError(`${origin(path)}: ${JSON.stringify(value)} is not the origin of an HTTP service (http://host:port, no path)`);
     if (leaf.postgresUrl) {
       for (const item of items) {
         if (item !== '' && !isPostgresUrl(String(item)))

@@ -184,6 +184,18 @@ export const SETTINGS = {
     maxConcurrentVerifications: num(1, 'scrypt password verifications running at once; more get 429'),
     maxVerificationsPerSecond: num(2, 'scrypt password verifications a second (a burst of as many); more get 429'),
   },
+  upstream: {
+    url: str(
+      '',
+      'the reference REST service (`http://host:port`) that answers every path no route here serves; empty: 404 (see Path split)',
+      {
+        httpOrigin: true,
+      },
+    ),
+    timeoutMs: num(10_000, "a connection to the upstream, its answer's headers or a pause in its body taking longer ends in 504", {
+      range: ms(1),
+    }),
+  },
   demo: {
     load: choice(['auto', 'true', 'false'], 'auto', 'load the demo ledger into an empty database (`auto`: the embedded database only)'),
   },

@@ -11,10 +11,11 @@ import { fileURLToPath } from 'node:url';
 import lockfile from 'proper-lockfile';
 import pg from 'pg';
 import { openPglite } from '../../src/db/pglite.js';
+import { postgresServerSkipReason, TEST_ADMIN_URL as ADMIN_URL } from '../support/privatePostgres.js';
+import { migratedDataDir } from '../../tools/testApp/pglite.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const TOOLS = fileURLToPath(new URL('../../tools/main.js', import.meta.url));
-const ADMIN_URL = process.env.LQS_TEST_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Run {
   code: number;
@@ -72,24 +73,25 @@ async function listening(): Promise<Server> {
   return server;
 }
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
 describe('command line', () => {
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'lqs-cli-'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /**
+   * A data directory holding a migrated database, copied from one made once from the test
+   * snapshot: the commands that open one then skip initdb and the migrations, which are not what
+   * these tests are about.
+   */
+  let template: Promise<string> | undefined;
+  const migratedCopy = async (name: string): Promise<string> => {
+    template ??= migratedDataDir(join(dir, 'migrated')).then(() => join(dir, 'migrated'));
+    const copy = join(dir, name);
+    cpSync(await template, copy, { recursive: true });
+    return copy;
+  };
 
   describe('help and bad command lines', () => {
     for (const command of [
@@ -304,7 +306,8 @@ describe('command line', () => {
     });
 
     it('names a missing database with the createdb that makes it, and a missing role', async (t) => {
-      if (!(await postgresReachable())) return t.skip(`no PostgreSQL server at ${ADMIN_URL} (LQS_TEST_ADMIN_URL)`);
+      const missing = await postgresServerSkipReason(ADMIN_URL);
+      if (missing) return t.skip(missing);
       const url = new URL(ADMIN_URL);
       const host = url.hostname;
       const port = url.port || '5432';
@@ -327,7 +330,7 @@ describe('command line', () => {
       try {
         const { port } = server.address() as { port: number };
         assertOneLine(
-          await lqs(['serve'], { LQS_DB_DATADIR: 'memory', LQS_HOST: '127.0.0.1', PORT: String(port) }),
+          await lqs(['serve'], { LQS_DB_DATADIR: await migratedCopy('port'), LQS_HOST: '127.0.0.1', PORT: String(port) }),
           `the public listener's port ${port} on 127.0.0.1 is in use by another process; stop it or choose another port (PORT or LQS_PORT)`,
         );
         // found before the database is opened: the port's line, not the unreachable database's
@@ -365,7 +368,7 @@ describe('command line', () => {
     });
 
     it('starts at once over the lock of a process that was killed, and refuses while it runs', async () => {
-      const data = join(dir, 'killed');
+      const data = await migratedCopy('killed');
       const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'warn' };
       const serve = async () => {
         const child = spawn(process.execPath, [MAIN, 'serve'], { env: { ...env, LQS_DB_DATADIR: data, PORT: '0' } });
@@ -473,7 +476,7 @@ describe('command line', () => {
     });
 
     it('loads the demo ledger once, and says so the second time', async () => {
-      const env = { LQS_DB_DATADIR: join(dir, 'demo') };
+      const env = { LQS_DB_DATADIR: await migratedCopy('demo') };
       const first = await lqs(['demo', 'load'], env);
       assert.equal(first.code, 0, first.stderr);
       assert.equal(first.stdout, 'demo ledger loaded\n');

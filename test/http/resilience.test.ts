@@ -15,13 +15,14 @@ import { errorOf } from '../support/harness.js';
 
 interface Listening {
   app: FastifyInstance;
+  db: Db;
   config: Config;
   port: number;
   lines: Record<string, unknown>[];
   close(): Promise<void>;
 }
 
-/** The public app on an ephemeral loopback port over an in-memory database (or `db`). */
+/** The public app on an ephemeral loopback port over an in-memory database (or `db`, which it leaves open). */
 async function listen(settings: ConfigOverrides, db?: Db): Promise<Listening> {
   const config = configWith(settings);
   const database = db ?? (await openPglite(''));
@@ -32,6 +33,7 @@ async function listen(settings: ConfigOverrides, db?: Db): Promise<Listening> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,
+    db: database,
     config,
     port: (app.server.address() as { port: number }).port,
     get lines() {
@@ -39,9 +41,16 @@ async function listen(settings: ConfigOverrides, db?: Db): Promise<Listening> {
     },
     close: async () => {
       await app.close();
-      await database.close();
+      if (!db) await database.close();
     },
   };
+}
+
+/** Whether `data` holds a whole answer: its head and as many body bytes as its Content-Length says. */
+function answered(data: string): boolean {
+  const end = data.indexOf('\r\n\r\n');
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(data.slice(0, end));
+  return end >= 0 && length !== null && data.length - end - 4 >= Number(length[1]);
 }
 
 interface RawAnswer {
@@ -52,13 +61,25 @@ interface RawAnswer {
   closedAfterMs: number;
 }
 
-/** Sends `text` on a fresh connection and reads until the server closes it (or `waitMs`). */
-async function rawRequest(port: number, text: string | ((socket: Socket) => void), waitMs = 10_000): Promise<RawAnswer> {
+/**
+ * Sends `text` on a fresh connection and reads until the server closes it (or `waitMs`), or with
+ * `untilAnswered` until one whole answer (its Content-Length) has arrived, as a kept-alive
+ * connection stays open after it.
+ */
+async function rawRequest(
+  port: number,
+  text: string | ((socket: Socket) => void),
+  waitMs = 10_000,
+  untilAnswered = false,
+): Promise<RawAnswer> {
   const started = Date.now();
   const socket = connect(port, '127.0.0.1');
   await once(socket, 'connect');
   let data = '';
-  socket.on('data', (chunk: Buffer) => (data += chunk.toString('latin1')));
+  socket.on('data', (chunk: Buffer) => {
+    data += chunk.toString('latin1');
+    if (untilAnswered && answered(data)) socket.destroy();
+  });
   socket.on('error', () => undefined);
   if (typeof text === 'string') socket.write(text);
   else text(socket);
@@ -125,7 +146,7 @@ describe('every answer carries the envelope and the common headers, and echoes n
   ];
   for (const [name, request, status, message] of cases) {
     it(`for ${name}`, async () => {
-      const answer = await rawRequest(server.port, request, 3000);
+      const answer = await rawRequest(server.port, request, 3000, true);
       assert.equal(answer.status, status, answer.body);
       assertCommonHeaders(answer, name);
       assert.match(answer.headers['content-type'] ?? '', /^application\/json/);
@@ -135,7 +156,7 @@ describe('every answer carries the envelope and the common headers, and echoes n
   }
 
   it('for too many query parameters within the URL limit', async () => {
-    const longUrls = await listen({ server: { maxHeaderBytes: 2048 } });
+    const longUrls = await listen({ server: { maxHeaderBytes: 2048 } }, server.db);
     try {
       const res = await fetch(
         `http://127.0.0.1:${longUrls.port}/api/v1/blocks?${Array.from({ length: 101 }, (_, i) => `p${i}=1`).join('&')}`,
@@ -149,7 +170,7 @@ describe('every answer carries the envelope and the common headers, and echoes n
   });
 
   it('for the in-flight limit (503 with Retry-After), while both health routes still answer 200', async () => {
-    const shedding = await listen({ server: { maxInFlight: 0 } });
+    const shedding = await listen({ server: { maxInFlight: 0 } }, server.db);
     try {
       const res = await fetch(`http://127.0.0.1:${shedding.port}/api/v1/blocks`);
       assert.equal(res.status, 503);

@@ -2,8 +2,18 @@
 import { after, before } from 'node:test';
 import { Harness, REFERENCE_TEST_CONFIG, type Backend, type HarnessOptions } from '../../tools/testApp/harness.js';
 import { parseJson } from '../../tools/conformance/spec.js';
+import { postgresServerSkipReason } from './privatePostgres.js';
 
 export const backend: Backend = process.env.LQS_TEST_BACKEND === 'postgres' ? 'postgres' : 'pglite';
+
+// asked for explicitly, the postgres backend without its server fails the file with one line, not each test with a stack
+if (backend === 'postgres') {
+  const missing = await postgresServerSkipReason();
+  if (missing) {
+    process.stderr.write(`LQS_TEST_BACKEND=postgres ${missing}\n`);
+    process.exit(1);
+  }
+}
 
 /**
  * Opens one harness for the enclosing test file (or suite) and closes it afterwards; `options`

@@ -9,6 +9,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../tools/db/freePort.js';
+import { DEFAULT_ADMIN_URL } from '../../tools/db/scratch.js';
 
 export { freePort };
 
@@ -43,8 +44,26 @@ export function privatePostgresSkipReason(): string | false {
     : 'needs the PostgreSQL server binaries (initdb, pg_ctl), found through pg_config --bindir, PATH or /usr/lib/postgresql: none here';
 }
 
-/** Why tests needing the PostgreSQL server at `adminUrl` cannot run here, or false when they can. */
-export async function postgresServerSkipReason(adminUrl: string): Promise<string | false> {
+/** The PostgreSQL server the tests create their databases on. */
+export const TEST_ADMIN_URL = process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
+
+const serverChecks = new Map<string, Promise<string | false>>();
+
+/**
+ * Why tests needing the PostgreSQL server at `adminUrl` cannot run here, or false when they can: one
+ * line naming the server, the variable that moves it and the cause, the same for every such test
+ * (asked once per process and server).
+ */
+export function postgresServerSkipReason(adminUrl: string = TEST_ADMIN_URL): Promise<string | false> {
+  let check = serverChecks.get(adminUrl);
+  if (!check) {
+    check = probePostgresServer(adminUrl);
+    serverChecks.set(adminUrl, check);
+  }
+  return check;
+}
+
+async function probePostgresServer(adminUrl: string): Promise<string | false> {
   const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   try {
     await client.connect();

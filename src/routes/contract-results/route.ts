@@ -33,8 +33,8 @@ const INVALID_TRANSACTION_ID =
 
 /**
  * The reference's `/contracts/results/logs` and `/contracts/{id}/results/logs`, which this service does
- * not serve: they answer 404 like any other unknown path (not a 400 for a malformed id or timestamp),
- * so that a path split sends them to the reference.
+ * not serve: they go to the not-found handler like any other unknown path (a 404, not a 400 for a
+ * malformed id or timestamp, or the upstream's answer), so that a path split sends them to the reference.
  */
 const REFERENCE_LOGS = 'logs';
 
@@ -131,7 +131,7 @@ export function registerContractResultRoutes(app: FastifyInstance, ctx: AppConte
     '/api/v1/contracts/results/:transactionIdOrHash',
     routeOptions,
     async (request, reply) => {
-      if (request.params.transactionIdOrHash === REFERENCE_LOGS) throw notFound();
+      if (request.params.transactionIdOrHash === REFERENCE_LOGS) return reply.callNotFound();
       const query = queryOf(request);
       const filters = validateParams(query, BY_TRANSACTION_RULES);
       const hbar = hbarOf(query);
@@ -148,7 +148,7 @@ export function registerContractResultRoutes(app: FastifyInstance, ctx: AppConte
     '/api/v1/contracts/:contractIdOrAddress/results/:timestamp',
     routeOptions,
     async (request, reply) => {
-      if (request.params.timestamp === REFERENCE_LOGS) throw notFound();
+      if (request.params.timestamp === REFERENCE_LOGS) return reply.callNotFound();
       const query = queryOf(request);
       if (query.error) throw badRequest(query.error);
       const hbar = hbarOf(query);
