@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lockfile from 'proper-lockfile';
-import pg from 'pg';
 import { openPglite } from '../../src/db/pglite.js';
 import { postgresServerSkipReason, TEST_ADMIN_URL as ADMIN_URL } from '../support/privatePostgres.js';
 import { migratedDataDir } from '../../tools/testApp/pglite.js';
