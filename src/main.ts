@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The service's command line (commander): serve (default) | migrate | indexes | demo load |
+ * The service's command line (commander): serve (default) | migrate | indexes | ingest | demo load |
  * admin hash-password, each with its own --help. The tools (generate, conformance, fixtures load)
  * have their own, tools/main.ts.
  */
@@ -80,6 +80,28 @@ function program(): Command {
       // building an index on a large table takes longer than any statement of the API, and waits for the transactions under way
       await onConfiguredDatabase({ migrate: false, statementTimeoutMs: 0, lockTimeoutMs: 0 }, async (db) => {
         await addOptionalIndexes(db, ({ name, table, outcome }) => console.log(`${outcome.padEnd(8)} ${name} on ${table}`));
+      });
+    });
+
+  cli
+    .command('ingest')
+    .description('verify stream files (record streams, wrapped record blocks, blocks) and write them into the configured database')
+    .argument('<source>', "a folder laid out as the network's buckets are (see Ingestion in the README)")
+    .option('--once', 'ingest what is there, then exit (without it: keep following the source)')
+    .option('--address-book <file>', 'the NodeAddressBook file whose keys verify the signatures')
+    .option('--network <name>', 'use the bundled address book of this network (mainnet, testnet, previewnet, demo)')
+    .option('--trust <number:hash>', 'a block whose hash is trusted: native block streams start at it or right after it')
+    .action(async (source: string, options: { once?: boolean; addressBook?: string; network?: string; trust?: string }) => {
+      const { runIngestCommand } = await import('./ingest/cli.js');
+      await onConfiguredDatabase({ migrate: false }, async (db, config) => {
+        const settings = {
+          ...config.ingest,
+          source,
+          addressBook: options.addressBook ?? config.ingest.addressBook,
+          network: options.network ?? config.ingest.network,
+          trust: options.trust ?? config.ingest.trust,
+        };
+        await runIngestCommand(db, config, settings, options.once === true);
       });
     });
 
