@@ -19,6 +19,9 @@ export interface Bucket {
   path(relativePath: string): string;
   remove(relativePath: string): void;
   rewrite(relativePath: string, change: (bytes: Buffer) => Buffer): void;
+  /** removes every file (or folder, by its path) that `which` selects */
+  removeEach(which: (path: string) => boolean): void;
+  rewriteEach(which: (path: string) => boolean, change: (bytes: Buffer) => Buffer): void;
   dispose(): void;
 }
 
@@ -41,6 +44,12 @@ export function bucketOf(parts: { shared: string; at: string }[]): Bucket {
     path: (p) => join(root, p),
     remove: (p) => rmSync(join(root, p), { recursive: true, force: true }),
     rewrite: (p, change) => writeFileSync(join(root, p), change(readFileSync(join(root, p)))),
+    removeEach(which) {
+      for (const f of walk(root, root, [])) if (which(f)) rmSync(join(root, f), { force: true });
+    },
+    rewriteEach(which, change) {
+      for (const f of walk(root, root, [])) if (which(f)) writeFileSync(join(root, f), change(readFileSync(join(root, f))));
+    },
     dispose: () => rmSync(root, { recursive: true, force: true }),
   };
 }
