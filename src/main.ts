@@ -93,6 +93,7 @@ function program(): Command {
     .option('--trust <number:hash>', 'a block whose hash is trusted: native block streams start at it or right after it')
     .action(async (source: string, options: { once?: boolean; addressBook?: string; network?: string; trust?: string }) => {
       const { runIngestCommand } = await import('./ingest/cli.js');
+      const { ingestSummary } = await import('./ingest/progressLine.js');
       await onConfiguredDatabase({ migrate: false }, async (db, config) => {
         const settings = {
           ...config.ingest,
@@ -101,7 +102,8 @@ function program(): Command {
           network: options.network ?? config.ingest.network,
           trust: options.trust ?? config.ingest.trust,
         };
-        await runIngestCommand(db, config, settings, options.once === true);
+        const progress = await runIngestCommand(db, config, settings, options.once === true);
+        console.log(ingestSummary(progress));
       });
     });
 

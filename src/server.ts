@@ -21,6 +21,7 @@ import { createLogger } from './logger.js';
 import { ServiceMetrics } from './http/metrics.js';
 import { servePrimary } from './cluster/primary.js';
 import { announceReady, followLogLevel, WorkerMetrics } from './cluster/worker.js';
+import type { BackgroundIngestion } from './ingest/background.js';
 
 async function isEmpty(db: Db): Promise<boolean> {
   const rows = await db.query(
@@ -30,6 +31,8 @@ async function isEmpty(db: Db): Promise<boolean> {
 }
 
 function wantsDemo(config: Config): boolean {
+  // a database being filled from stream files holds only what they give
+  if (config.ingest.source) return false;
   if (config.demo.load === 'auto') return !config.db.url && config.db.migrate;
   return config.demo.load === 'true';
 }
@@ -50,6 +53,11 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
     { db: { migrate: loaded.db.migrate && options.migrate }, admin: { enabled: loaded.admin.enabled && !worker } },
     loaded,
   );
+  if (config.ingest.source && workerCount(config) > 1) {
+    throw new UserError(
+      'ingest.source ingests in the serving process: it needs server.workers 1 (or run `lqs ingest` beside serve on PostgreSQL)',
+    );
+  }
   if (cluster.isPrimary && workerCount(config) > 1) return servePrimary(config, workerCount(config));
 
   // Signal handlers come first, so that SIGTERM or SIGINT at any moment of start-up ends the process
@@ -58,6 +66,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
   let db: Db | undefined;
   let listeners: Listeners | undefined;
   let outages: OutageLog | undefined;
+  let ingestion: BackgroundIngestion | undefined;
   let step: Promise<unknown> = Promise.resolve();
   let stopping = false;
   const during = <T>(work: Promise<T>): Promise<T> => {
@@ -72,6 +81,7 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
     const grace = new Promise<void>((resolve) => setTimeout(resolve, STEP_GRACE_MS).unref());
     await Promise.race([step, grace]);
     try {
+      await ingestion?.stop();
       await listeners?.close();
       await db?.close();
       outages?.close();
@@ -133,9 +143,24 @@ export async function serve(options: { migrate: boolean }): Promise<void> {
     }
     if (stopping) return;
 
+    // a problem of the ingestion settings stops start-up before anything listens
+    if (config.ingest.source) {
+      const { startIngestion } = await import('./ingest/background.js');
+      const { IngestMetrics } = await import('./ingest/metrics.js');
+      const ingesting = db;
+      ingestion = await during(
+        startIngestion(db, config, logger, new IngestMetrics(metrics.registry)).catch(async (err: unknown) => {
+          await ingesting.close();
+          throw err;
+        }),
+      );
+    }
+    if (stopping) return;
+
     const opened = db;
     listeners = await during(
       startListeners({ config, db, clock: systemClock, logger, outages, metrics }).catch(async (err: unknown) => {
+        await ingestion?.stop();
         if (!stopping) await opened.close();
         throw err;
       }),

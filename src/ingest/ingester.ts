@@ -61,7 +61,8 @@ export async function walkerFor(options: IngestOptions): Promise<Walker> {
   return new RecordStreamWalker({ source, book, network, shardRealm });
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or less when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
     const timer = setTimeout(done, ms);

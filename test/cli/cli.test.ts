@@ -87,6 +87,7 @@ describe('command line', () => {
     for (const command of [
       ['serve'],
       ['migrate'],
+      ['ingest'],
       ['generate'],
       ['conformance'],
       ['fixtures', 'load'],
@@ -106,7 +107,7 @@ describe('command line', () => {
       for (const args of [['--help'], ['help']]) {
         const run = await lqs(args);
         assert.equal(run.code, 0);
-        for (const command of ['serve', 'migrate', 'indexes', 'demo', 'admin'])
+        for (const command of ['serve', 'migrate', 'indexes', 'ingest', 'demo', 'admin'])
           assert.match(run.stdout, new RegExp(`^  ${command}\\b`, 'm'));
         for (const command of TOOL_COMMANDS) assert.doesNotMatch(run.stdout, new RegExp(`^  ${command}\\b`, 'm'));
         const tools = await execute(TOOLS, args);
