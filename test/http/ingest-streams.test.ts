@@ -83,6 +83,14 @@ async function assertIngested(h: Harness, expected: (GroundTruth & { expectedInd
     const byHash = await get(h, `/api/v1/blocks/0x${truth.hash}`);
     assert.deepEqual(byHash.body, block, `${what}: /blocks/{hash}`);
   }
+  const unbalanced = await h.db.query(
+    'select consensus_timestamp from crypto_transfer group by consensus_timestamp having sum(amount) <> 0',
+  );
+  assert.deepEqual(unbalanced, [], "every transaction's hbar transfers sum to zero");
+  const payers = await h.db.query(
+    'select t.consensus_timestamp from transaction t join crypto_transfer c using (consensus_timestamp) where c.payer_account_id <> t.payer_account_id',
+  );
+  assert.deepEqual(payers, [], 'transfers carry their transaction payer');
   const list = await get(h, '/api/v1/blocks?order=asc');
   assert.deepEqual(
     list.body.blocks.map((b: { hash: string }) => b.hash),
