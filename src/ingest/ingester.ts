@@ -3,12 +3,15 @@
  * (one database transaction per file) after the last stored one. `once` stops when nothing is new
  * and fails on the first file that cannot be accepted; following retries such a file with backoff,
  * reporting the stall, and polls with backoff while nothing is new. Aborting `signal` lets the file
- * in hand finish (or roll back) and returns.
+ * in hand finish (or roll back) and returns. The address book file 0.0.102 the stream publishes
+ * replaces the initial book from the file after it on.
  */
 import type { Db } from '../db/db.js';
 import type { StreamSource } from './sources/source.js';
 import { StreamFileError } from './streamError.js';
+import { encodeEntityId } from '../domain/entityId.js';
 import type { AddressBook } from './verification/addressBook.js';
+import { ADDRESS_BOOK_FILE_NUM, streamAddressBook } from './verification/streamAddressBook.js';
 import { BlockWalker } from './walkers/blockWalker.js';
 import { RecordStreamWalker } from './walkers/recordStreamWalker.js';
 import type { TrustCheckpoint, Walker } from './walkers/walker.js';
@@ -81,6 +84,10 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
   const pollMs = options.pollMs ?? 1_000;
   const maxPollMs = options.maxPollMs ?? 30_000;
   const walker = await walkerFor(options);
+  // the book the stream published last replaces the initial one, as the importer keeps it
+  const stored = await streamAddressBook(db, options.shardRealm);
+  if (stored) walker.useAddressBook(stored);
+  const bookFile = encodeEntityId(options.shardRealm.shard, options.shardRealm.realm, ADDRESS_BOOK_FILE_NUM);
   const progress: IngestProgress = { files: 0, records: 0, newest: null, failures: 0 };
   let wait = pollMs;
   let last = await lastRecordFile(db);
@@ -105,6 +112,10 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
       continue;
     }
     const index = await writeAcceptedFile(db, accepted);
+    if (accepted.rows.fileData.some((row) => row.entity_id === bookFile)) {
+      const book = await streamAddressBook(db, options.shardRealm);
+      if (book) walker.useAddressBook(book);
+    }
     const { file } = accepted;
     wait = pollMs;
     progress.files++;

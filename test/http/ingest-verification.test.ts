@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -169,6 +169,28 @@ describe('ingestion: verification and resuming', () => {
     t.after(() => v2.dispose());
     for (const f of v2.files().filter(isData)) v2.rewrite(f, (x) => Buffer.concat([x, Buffer.from([0, 1, 2, 3])]));
     await refused(v2.root, /no node's copy can be accepted/, testBookPath('testnet'));
+  });
+
+  it('the address book the stream published (file 0.0.102) replaces the initial one', async (t) => {
+    if (mirror) return t.skip('a mirror node database is never written');
+    const bucket = v6(t);
+    const right = readFileSync(V6_BOOK);
+    const storeBook = async (parts: Buffer[]) => {
+      await harness().prepare({});
+      for (const [i, part] of parts.entries()) {
+        await harness().db.query(
+          'insert into file_data (consensus_timestamp, entity_id, file_data, transaction_type) values ($1, $2, $3, $4)',
+          [1_600_000_000_000_000_000n + BigInt(i), 102n, part, i === 0 ? 19 : 16],
+        );
+      }
+    };
+    // a stored book with other keys: the given (right) one is not used
+    await storeBook([readFileSync(testBookPath('testnet'))]);
+    await refused(bucket.root, /consensus not reached/);
+    // the right book, written as an update and an append, over a wrong initial one
+    await storeBook([right.subarray(0, 1000), right.subarray(1000)]);
+    await ingestOnce(harness().db, harness().config, bucket.root, { addressBook: testBookPath('testnet') });
+    assert.equal((await storedNames()).length, 2);
   });
 
   for (const [set, book] of [

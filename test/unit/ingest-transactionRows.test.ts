@@ -9,6 +9,7 @@ import { encodeEntityId } from '../../src/domain/entityId.js';
 import { sha384 } from '../../src/ingest/hash.js';
 import { recordItem } from '../../src/ingest/readers/items.js';
 import { blockTransactionRows, recordItemRows } from '../../src/ingest/writers/transactionRows.js';
+import { fileContents } from '../../src/ingest/verification/streamAddressBook.js';
 
 type Field = [number, 'varint' | 'sint64' | 'bytes', bigint | number | Uint8Array | Field[]];
 
@@ -247,5 +248,17 @@ describe('transaction rows of a native block transaction', () => {
     );
     assert.equal(rows.tokenTransfer.length, 1);
     assert.equal(rows.stakingRewardTransfer.length, 1);
+  });
+});
+
+describe("the stream's address book file contents", () => {
+  it('are the latest create or update followed by the appends after it', () => {
+    const row = (transaction_type: number, text: string) => ({ transaction_type, file_data: Buffer.from(text) });
+    assert.equal(
+      fileContents([row(19, 'old'), row(16, '-more'), row(19, 'new'), row(16, '-part2'), row(16, '-part3')]).toString(),
+      'new-part2-part3',
+    );
+    assert.equal(fileContents([row(17, 'created'), row(16, '+')]).toString(), 'created+');
+    assert.equal(fileContents([]).length, 0);
   });
 });

@@ -31,7 +31,15 @@ export interface BlockWalkerOptions {
 export class BlockWalker implements Walker {
   readonly kind = 'blocks';
 
-  constructor(private readonly options: BlockWalkerOptions) {}
+  private book: AddressBook;
+
+  constructor(private readonly options: BlockWalkerOptions) {
+    this.book = options.book;
+  }
+
+  useAddressBook(book: AddressBook): void {
+    this.book = book;
+  }
 
   /** The smallest block number in the source (the walk's start on an empty database without a checkpoint). */
   private async firstNumber(): Promise<bigint | null> {
@@ -59,7 +67,8 @@ export class BlockWalker implements Walker {
     const bytes = await this.options.source.read(key);
     if (!bytes) return null;
     const block = readBlockFile(key, bytes);
-    const { trust, book, shardRealm } = this.options;
+    const { trust, shardRealm } = this.options;
+    const { book } = this;
     const hash = block.kind === 'native' ? block.block.hash : block.file.hash;
     const prevHash = block.kind === 'native' ? block.block.prevHash : block.file.prevHash;
     const trusted = trust !== null && trust.number === number;

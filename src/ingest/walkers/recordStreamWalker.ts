@@ -59,10 +59,17 @@ export interface RecordStreamWalkerOptions {
 
 export class RecordStreamWalker implements Walker {
   readonly kind = 'record streams';
-  private readonly folders: NodeFolders[];
+  private folders: NodeFolders[];
+  private book: AddressBook;
 
   constructor(private readonly options: RecordStreamWalkerOptions) {
+    this.book = options.book;
     this.folders = nodeFolders(options.book, options.network);
+  }
+
+  useAddressBook(book: AddressBook): void {
+    this.book = book;
+    this.folders = nodeFolders(book, this.options.network);
   }
 
   /** The data file names after `after` that any node has, in order. */
@@ -110,7 +117,7 @@ export class RecordStreamWalker implements Walker {
   }
 
   private async accept(name: string, last: LastRow | null): Promise<AcceptedFile> {
-    const { book } = this.options;
+    const { book } = this;
     const signatures: NodeSignature[] = [];
     const unreadable: string[] = [];
     for (const { nodeId, prefixes } of this.folders) {

@@ -3,12 +3,15 @@
  * writes what it returns. `next` returns null when the source has nothing new yet, and throws a
  * StreamFileError naming the file when the next file cannot be accepted.
  */
+import type { AddressBook } from '../verification/addressBook.js';
 import type { AcceptedFile, LastRow } from '../writers/recordFileWriter.js';
 
 export interface Walker {
   /** what it walks, for logs: `record streams (ACCOUNT_ID, NODE_ID)` or `blocks` */
   readonly kind: string;
   next(last: LastRow | null): Promise<AcceptedFile | null>;
+  /** verifies the files after this one with `book` (the stream published a new 0.0.102) */
+  useAddressBook(book: AddressBook): void;
 }
 
 /** A checkpoint the operator trusts: the block of this number has this hash (`--trust NUMBER:HASH`). */
