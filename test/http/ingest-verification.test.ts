@@ -5,11 +5,13 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { isMirrorNodeDatabase } from '../../src/db/schemaRequirements.js';
+import { ingest } from '../../src/ingest/ingester.js';
+import { prepareIngestion } from '../../src/ingest/setup.js';
 import { StreamFileError } from '../../src/ingest/streamError.js';
 import { useHarness } from '../support/harness.js';
 import { ingestOnce, writtenRows } from '../support/ingestRun.js';
@@ -169,6 +171,53 @@ describe('ingestion: verification and resuming', () => {
     t.after(() => v2.dispose());
     for (const f of v2.files().filter(isData)) v2.rewrite(f, (x) => Buffer.concat([x, Buffer.from([0, 1, 2, 3])]));
     await refused(v2.root, /no node's copy can be accepted/, testBookPath('testnet'));
+  });
+
+  it('while following, a refused file is retried with backoff and reported, and taken once it is good', async (t) => {
+    if (mirror) return t.skip('a mirror node database is never written');
+    await harness().prepare({});
+    const bucket = v6(t);
+    const second = (f: string) => f.includes('2022-07-13T08_46_11.304284003Z.rcd.gz') && !f.includes('/sidecar/');
+    const originals = new Map(
+      bucket
+        .files()
+        .filter(second)
+        .map((f) => [f, readFileSync(bucket.path(f))]),
+    );
+    bucket.rewriteEach(second, (x) => Buffer.concat([x, Buffer.from('corrupt')]));
+    const stop = new AbortController();
+    const refusals: { file: string; retryMs: number | null }[] = [];
+    const prepared = await prepareIngestion(harness().db, harness().config, {
+      ...harness().config.ingest,
+      source: bucket.root,
+      addressBook: V6_BOOK,
+    });
+    const progress = await ingest(harness().db, {
+      ...prepared,
+      once: false,
+      pollMs: 10,
+      maxPollMs: 40,
+      signal: stop.signal,
+      events: {
+        refused: (e, retryMs) => {
+          refusals.push({ file: e.file, retryMs });
+          // repaired after the third look: the stall ends by itself
+          if (refusals.length === 3) for (const [f, bytes] of originals) writeFileSync(bucket.path(f), bytes);
+        },
+        written: (_file, p) => {
+          if (p.files === 2) stop.abort();
+        },
+      },
+    });
+    assert.deepEqual(
+      refusals.map((r) => r.retryMs),
+      [10, 20, 40],
+      'backoff doubling up to maxPollMs',
+    );
+    assert.ok(refusals.every((r) => r.file === '2022-07-13T08_46_11.304284003Z.rcd.gz'));
+    assert.equal(progress.files, 2);
+    assert.equal(progress.failures, 0, 'the stall is over');
+    assert.equal((await storedNames()).length, 2);
   });
 
   it('the address book the stream published (file 0.0.102) replaces the initial one', async (t) => {

@@ -10,6 +10,7 @@ import { sha384 } from '../../src/ingest/hash.js';
 import { recordItem } from '../../src/ingest/readers/items.js';
 import { blockTransactionRows, recordItemRows } from '../../src/ingest/writers/transactionRows.js';
 import { fileContents } from '../../src/ingest/verification/streamAddressBook.js';
+import { ingestSummary, progressLine } from '../../src/ingest/progressLine.js';
 
 type Field = [number, 'varint' | 'sint64' | 'bytes', bigint | number | Uint8Array | Field[]];
 
@@ -260,5 +261,18 @@ describe("the stream's address book file contents", () => {
     );
     assert.equal(fileContents([row(17, 'created'), row(16, '+')]).toString(), 'created+');
     assert.equal(fileContents([]).length, 0);
+  });
+});
+
+describe('the progress line and the summary', () => {
+  it('say files, records, the newest consensus time and the lag', () => {
+    const progress = { files: 2, records: 3, newest: 1_657_701_971_304_284_004n, failures: 0 };
+    assert.equal(progressLine(progress, 1_657_701_983_304), 'files 2, records 3, newest 2022-07-13T08:46:11.304284004Z, lag 12s');
+    assert.equal(progressLine({ ...progress, newest: null }), 'files 2, records 3, newest -, lag -');
+    assert.equal(ingestSummary({ ...progress, files: 1, records: 1 }), 'ingested 1 file, 1 record; newest 2022-07-13T08:46:11.304284004Z');
+    assert.equal(
+      ingestSummary({ files: 0, records: 0, newest: null, failures: 0 }),
+      'ingested 0 files, 0 records; the database holds no file yet',
+    );
   });
 });
