@@ -38,6 +38,8 @@ export interface IngestEvents {
 export interface IngestOptions {
   source: StreamSource;
   book: AddressBook;
+  /** with a bundled book (`--network`): the book in force at a time, for an empty database's first file */
+  bookAt?: (startNanos: bigint) => AddressBook;
   network: string | null;
   trust: TrustCheckpoint | null;
   shardRealm: { shard: bigint; realm: bigint };
@@ -84,13 +86,21 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
   const pollMs = options.pollMs ?? 1_000;
   const maxPollMs = options.maxPollMs ?? 30_000;
   const walker = await walkerFor(options);
+  let last = await lastRecordFile(db);
   // the book the stream published last replaces the initial one, as the importer keeps it
   const stored = await streamAddressBook(db, options.shardRealm);
   if (stored) walker.useAddressBook(stored);
+  else if (last === null && options.bookAt) {
+    const start = await walker.firstFileNanos().catch((e: unknown) => {
+      // a first file that cannot be read is refused by the walk itself, with its reason
+      if (e instanceof StreamFileError) return null;
+      throw e;
+    });
+    if (start !== null) walker.useAddressBook(options.bookAt(start));
+  }
   const bookFile = encodeEntityId(options.shardRealm.shard, options.shardRealm.realm, ADDRESS_BOOK_FILE_NUM);
   const progress: IngestProgress = { files: 0, records: 0, newest: null, failures: 0 };
   let wait = pollMs;
-  let last = await lastRecordFile(db);
   progress.newest = last?.consensusEnd ?? null;
   while (!signal?.aborted) {
     let accepted: Awaited<ReturnType<Walker['next']>>;

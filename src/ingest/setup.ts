@@ -47,9 +47,12 @@ export async function prepareIngestion(db: Db, config: Config, settings: IngestS
   const last = await lastRecordFile(db);
   const book = addressBookOf(settings, last?.consensusEnd ?? 0n);
   const source = await openStreamSource(settings.source);
+  const { network } = settings;
+  const bookAt = !settings.addressBook && network ? (startNanos: bigint) => bundledAddressBook(network, startNanos) : undefined;
   return {
     source,
     book,
+    bookAt,
     network: settings.network || null,
     trust,
     shardRealm: { shard: config.shard, realm: config.realm },

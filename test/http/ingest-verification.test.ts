@@ -13,6 +13,7 @@ import { isMirrorNodeDatabase } from '../../src/db/schemaRequirements.js';
 import { ingest } from '../../src/ingest/ingester.js';
 import { prepareIngestion } from '../../src/ingest/setup.js';
 import { StreamFileError } from '../../src/ingest/streamError.js';
+import { parseAddressBook } from '../../src/ingest/verification/addressBook.js';
 import { useHarness } from '../support/harness.js';
 import { ingestOnce, writtenRows } from '../support/ingestRun.js';
 import { addressBookWith, type Bucket, recordStreamBucket, testBookPath } from '../support/streamBuckets.js';
@@ -218,6 +219,28 @@ describe('ingestion: verification and resuming', () => {
     assert.equal(progress.files, 2);
     assert.equal(progress.failures, 0, 'the stall is over');
     assert.equal((await storedNames()).length, 2);
+  });
+
+  it("a bundled book is the one in force at the first file's time on an empty database", async (t) => {
+    if (mirror) return t.skip('a mirror node database is never written');
+    await harness().prepare({});
+    const bucket = v6(t);
+    const asked: bigint[] = [];
+    const prepared = await prepareIngestion(harness().db, harness().config, {
+      ...harness().config.ingest,
+      source: bucket.root,
+      addressBook: testBookPath('testnet'),
+    });
+    const progress = await ingest(harness().db, {
+      ...prepared,
+      once: true,
+      bookAt: (start) => {
+        asked.push(start);
+        return parseAddressBook(readFileSync(V6_BOOK), 'v6');
+      },
+    });
+    assert.deepEqual(asked, [1_657_701_968_041_986_003n], "the first file's time");
+    assert.equal(progress.files, 2, 'verified with the book in force then, not the initial one');
   });
 
   it('the address book the stream published (file 0.0.102) replaces the initial one', async (t) => {

@@ -60,6 +60,14 @@ export class BlockWalker implements Walker {
     return (await source.read(blockKey(trust.number))) ? trust.number : trust.number + 1n;
   }
 
+  async firstFileNanos(): Promise<bigint | null> {
+    const number = await this.startNumber();
+    const bytes = number === null ? null : await this.options.source.read(blockKey(number));
+    if (number === null || bytes === null) return null;
+    const block = readBlockFile(blockKey(number), bytes);
+    return block.kind === 'native' ? block.block.consensusStart : block.file.consensusStart;
+  }
+
   async next(last: LastRow | null): Promise<AcceptedFile | null> {
     const number = last ? last.index + 1n : await this.startNumber();
     if (number === null) return null;

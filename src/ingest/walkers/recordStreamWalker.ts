@@ -7,6 +7,7 @@
  */
 import type { StreamSource } from '../sources/source.js';
 import { StreamFileError } from '../streamError.js';
+import { fileNameNanos } from '../streamFileName.js';
 import { readSignatureFile } from '../readers/signatureFile.js';
 import type { RecordFile } from '../recordFile.js';
 import { acceptRecordFile } from '../verification/acceptRecordFile.js';
@@ -70,6 +71,11 @@ export class RecordStreamWalker implements Walker {
   useAddressBook(book: AddressBook): void {
     this.book = book;
     this.folders = nodeFolders(book, this.options.network);
+  }
+
+  async firstFileNanos(): Promise<bigint | null> {
+    const [first] = await this.candidates(null);
+    return first === undefined ? null : fileNameNanos(first);
   }
 
   /** The data file names after `after` that any node has, in order. */

@@ -10,6 +10,8 @@ export interface Walker {
   /** what it walks, for logs: `record streams (ACCOUNT_ID, NODE_ID)` or `blocks` */
   readonly kind: string;
   next(last: LastRow | null): Promise<AcceptedFile | null>;
+  /** the consensus time the walk starts at on an empty database (its first file's), null when the source has none */
+  firstFileNanos(): Promise<bigint | null>;
   /** verifies the files after this one with `book` (the stream published a new 0.0.102) */
   useAddressBook(book: AddressBook): void;
 }
