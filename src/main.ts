@@ -94,17 +94,24 @@ function program(): Command {
     .action(async (source: string, options: { once?: boolean; addressBook?: string; network?: string; trust?: string }) => {
       const { runIngestCommand } = await import('./ingest/cli.js');
       const { ingestSummary } = await import('./ingest/progressLine.js');
-      await onConfiguredDatabase({ migrate: false }, async (db, config) => {
-        const settings = {
-          ...config.ingest,
-          source,
-          addressBook: options.addressBook ?? config.ingest.addressBook,
-          network: options.network ?? config.ingest.network,
-          trust: options.trust ?? config.ingest.trust,
-        };
-        const progress = await runIngestCommand(db, config, settings, options.once === true);
-        console.log(ingestSummary(progress));
+      const { resolveIngestion } = await import('./ingest/setup.js');
+      const { loadConfig } = await import('./config.js');
+      const configured = loadConfig().ingest;
+      // the source, book and checkpoint are checked before the database is opened
+      const resolved = await resolveIngestion({
+        ...configured,
+        source,
+        addressBook: options.addressBook ?? configured.addressBook,
+        network: options.network ?? configured.network,
+        trust: options.trust ?? configured.trust,
       });
+      try {
+        await onConfiguredDatabase({ migrate: false }, async (db, config) => {
+          console.log(ingestSummary(await runIngestCommand(db, config, resolved, options.once === true)));
+        });
+      } finally {
+        await resolved.source.close();
+      }
     });
 
   const demo = cli.command('demo').description('the demo ledger (see demo load --help)');

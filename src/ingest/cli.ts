@@ -8,12 +8,12 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import { UserError } from '../userError.js';
 import { type IngestProgress, ingest } from './ingester.js';
-import { type IngestSettings, prepareIngestion } from './setup.js';
+import { prepareIngestion, type ResolvedIngestion } from './setup.js';
 import { StreamFileError } from './streamError.js';
 import { progressLine } from './progressLine.js';
 
-export async function runIngestCommand(db: Db, config: Config, settings: IngestSettings, once: boolean): Promise<IngestProgress> {
-  const options = await prepareIngestion(db, config, settings);
+export async function runIngestCommand(db: Db, config: Config, resolved: ResolvedIngestion, once: boolean): Promise<IngestProgress> {
+  const options = await prepareIngestion(db, config, resolved.settings, resolved);
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once('SIGTERM', stop).once('SIGINT', stop);
@@ -37,6 +37,5 @@ export async function runIngestCommand(db: Db, config: Config, settings: IngestS
     throw e;
   } finally {
     process.off('SIGTERM', stop).off('SIGINT', stop);
-    await options.source.close();
   }
 }

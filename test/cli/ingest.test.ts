@@ -98,7 +98,8 @@ describe('lqs ingest', () => {
   });
 
   it('refuses what it cannot use before touching the database', async () => {
-    const env = { LQS_DB_DATADIR: 'memory' };
+    // a database that cannot be reached: the settings are refused before it is tried
+    const env = { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' };
     oneLine(
       await lqs(['ingest', '--once', '--address-book', BOOK, 's3://bucket/prefix'], env),
       /^error: cannot read s3:\/\/bucket\/prefix: /,
@@ -113,7 +114,7 @@ describe('lqs ingest', () => {
       await lqs(['ingest', '--once', '--network', 'demo', '--trust', '7:abc', bucket.root], env),
       /^error: --trust wants NUMBER:HASH/,
     );
-    const serve = await lqs(['serve'], { ...env, PORT: '0', LQS_INGEST_SOURCE: bucket.root });
+    const serve = await lqs(['serve'], { LQS_DB_DATADIR: 'memory', PORT: '0', LQS_INGEST_SOURCE: bucket.root });
     oneLine(serve, /^error: an address book verifies the signatures/);
     const noArgument = await lqs(['ingest', '--once'], env);
     assert.equal(noArgument.code, 2);
