@@ -14,14 +14,15 @@ import { acceptRecordFile } from '../verification/acceptRecordFile.js';
 import type { AddressBook } from '../verification/addressBook.js';
 import { type NodeSignature, reachConsensus } from '../verification/consensus.js';
 import { checkSidecar, sidecarNames } from '../verification/sidecarHash.js';
-import type { LastRow } from '../writers/recordFileWriter.js';
+import type { AcceptedFile, LastRow } from '../writers/recordFileWriter.js';
 import { recordItemRows } from '../writers/transactionRows.js';
 import type { Walker } from './walker.js';
-import type { AcceptedFile } from '../writers/recordFileWriter.js';
 
 const DATA_FILE = /\.rcd(\.gz)?$/;
-/** names looked at per node folder and step: enough to step over a node's oddly named copy */
+/** names tried per step: enough to step over a node's oddly named copy */
 const LOOKAHEAD = 8;
+/** objects listed per node folder at once; the names are used for the following steps until few are left */
+const LISTING_LIMIT = 200;
 
 interface NodeFolders {
   nodeId: bigint;
@@ -56,12 +57,16 @@ export interface RecordStreamWalkerOptions {
   book: AddressBook;
   network: string | null;
   shardRealm: { shard: bigint; realm: bigint };
+  /** objects listed per node folder at once (default 200) */
+  listingLimit?: number;
 }
 
 export class RecordStreamWalker implements Walker {
   readonly kind = 'record streams';
   private folders: NodeFolders[];
   private book: AddressBook;
+  /** data file names of the last listing, in order: every name any node folder has up to the last one */
+  private listed: string[] = [];
 
   constructor(private readonly options: RecordStreamWalkerOptions) {
     this.book = options.book;
@@ -78,22 +83,44 @@ export class RecordStreamWalker implements Walker {
     return first === undefined ? null : fileNameNanos(first);
   }
 
-  /** The data file names after `after` that any node has, in order. */
+  /**
+   * The data file names after `after` that any node has, in order: from the last listing while it
+   * has names left (a file arriving later has a later name), else from a new one.
+   */
   async candidates(after: string | null): Promise<string[]> {
+    const known = this.listed.filter((n) => after === null || byBytes(n, after) > 0);
+    if (known.length > 0) return known.slice(0, LOOKAHEAD);
+    this.listed = await this.list(after);
+    return this.listed.slice(0, LOOKAHEAD);
+  }
+
+  /**
+   * Lists every node folder after `after`. A folder whose listing was cut at the limit may hold
+   * names beyond its last one that another folder has not: the union stops at the earliest such cut.
+   */
+  private async list(after: string | null): Promise<string[]> {
+    const limit = this.options.listingLimit ?? LISTING_LIMIT;
     const names = new Set<string>();
+    let cut: string | null = null;
     for (const { prefixes } of this.folders) {
       for (const prefix of prefixes) {
-        const listed = await this.options.source.list(prefix, {
-          startAfter: after === null ? undefined : prefix + after,
-          limit: LOOKAHEAD * 2,
-        });
+        const listed = await this.options.source.list(prefix, { startAfter: after === null ? undefined : prefix + after, limit });
         for (const { key } of listed) {
           const name = key.slice(prefix.length);
           if (DATA_FILE.test(name)) names.add(name);
         }
+        const lastKey = listed[listed.length - 1]?.key;
+        if (listed.length === limit && lastKey) {
+          const lastName = lastKey.slice(prefix.length);
+          if (cut === null || byBytes(lastName, cut) < 0) cut = lastName;
+        }
       }
     }
-    return [...names].sort(byBytes).slice(0, LOOKAHEAD);
+    const sorted = [...names].sort(byBytes);
+    if (cut === null) return sorted;
+    const before = sorted.filter((n) => byBytes(n, cut) <= 0);
+    // only signature files up to the cut: the data files are further on
+    return before.length > 0 ? before : this.list(cut);
   }
 
   async next(last: LastRow | null): Promise<AcceptedFile | null> {
@@ -105,10 +132,13 @@ export class RecordStreamWalker implements Walker {
       } catch (e) {
         // a name too few nodes signed (one node's oddly named copy) does not hold up the others;
         // a file the nodes agree on but that cannot be accepted stops the walk there
+        if (e instanceof SignedFileRefused) this.listed = [];
         if (!(e instanceof StreamFileError) || e instanceof SignedFileRefused) throw e;
         firstError ??= e;
       }
     }
+    // none could be taken: the next look lists again (the properly named file may have arrived since)
+    this.listed = [];
     if (firstError) throw firstError;
     return null;
   }
