@@ -175,6 +175,16 @@ describe('ingesting the real stream files', () => {
     await assertIngested(harness(), truths('recordstreams/v6/'));
   });
 
+  it('a bucket holding both layouts at once: each node read from its own (hip679/provider-auto)', async (t) => {
+    if (mirror) return t.skip('a mirror node database is never written');
+    await harness().prepare({});
+    const bucket = bucketOf([{ shared: 'hip679/provider-auto', at: '' }]);
+    t.after(() => bucket.dispose());
+    // 0.0.3 in recordstreams/record0.0.3/, node 1 (0.0.4) in demo/0/1/record/: 2 of 4 nodes sign
+    await ingestOnce(harness().db, harness().config, bucket.root, { addressBook: testBookPath('test-v6-sidecar-4n.bin'), network: 'demo' });
+    await assertIngested(harness(), truths('recordstreams/v6/'));
+  });
+
   it('the NODE_ID layout under a network folder (<network>/<shard>/<nodeId>/record/, --network)', async (t) => {
     if (mirror) return t.skip('a mirror node database is never written');
     await harness().prepare({});
