@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The service's command line (commander): serve (default) | config | migrate | indexes | demo load |
+ * The service's command line (commander): serve (default) | config | migrate | indexes | ingest | demo load |
  * admin hash-password, each with its own --help. The tools (generate, conformance, fixtures load)
  * have their own, tools/main.ts.
  */
@@ -115,6 +115,37 @@ function program(): Command {
           throw new UserError(indexesNeedOwner(role, (err as Error).message));
         }
       });
+    });
+
+  cli
+    .command('ingest')
+    .description('verify stream files (record streams, wrapped record blocks, blocks) and write them into the configured database')
+    .argument('<source>', "a folder laid out as the network's buckets are (see Ingestion in the README)")
+    .option('--once', 'ingest what is there, then exit (without it: keep following the source)')
+    .option('--address-book <file>', 'the NodeAddressBook file whose keys verify the signatures')
+    .option('--network <name>', 'use the bundled address book of this network (mainnet, testnet, previewnet, demo)')
+    .option('--trust <number:hash>', 'a block whose hash is trusted: native block streams start at it or right after it')
+    .action(async (source: string, options: { once?: boolean; addressBook?: string; network?: string; trust?: string }) => {
+      const { runIngestCommand } = await import('./ingest/cli.js');
+      const { ingestSummary } = await import('./ingest/progressLine.js');
+      const { resolveIngestion } = await import('./ingest/setup.js');
+      const { loadConfig } = await import('./config.js');
+      const configured = loadConfig().ingest;
+      // the source, book and checkpoint are checked before the database is opened
+      const resolved = await resolveIngestion({
+        ...configured,
+        source,
+        addressBook: options.addressBook ?? configured.addressBook,
+        network: options.network ?? configured.network,
+        trust: options.trust ?? configured.trust,
+      });
+      try {
+        await onConfiguredDatabase({ migrate: false }, async (db, config) => {
+          console.log(ingestSummary(await runIngestCommand(db, config, resolved, options.once === true)));
+        });
+      } finally {
+        await resolved.source.close();
+      }
     });
 
   const demo = cli.command('demo').description('the demo ledger (see demo load --help)');

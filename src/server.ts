@@ -23,6 +23,7 @@ import { createLogger } from './logger.js';
 import { ServiceMetrics } from './http/metrics.js';
 import { servePrimary } from './cluster/primary.js';
 import { announceReady, followLogLevel, WorkerMetrics } from './cluster/worker.js';
+import type { BackgroundIngestion } from './ingest/background.js';
 
 async function isEmpty(db: Db): Promise<boolean> {
   const rows = await db.query(
@@ -32,6 +33,8 @@ async function isEmpty(db: Db): Promise<boolean> {
 }
 
 function wantsDemo(config: Config): boolean {
+  // a database being filled from stream files holds only what they give
+  if (config.ingest.source) return false;
   if (config.demo.load === 'auto') return !config.db.url && config.db.migrate;
   return config.demo.load === 'true';
 }
@@ -54,6 +57,11 @@ export async function serve(options: { migrate: boolean; loaded?: Config }): Pro
     { db: { migrate: loaded.db.migrate && options.migrate }, admin: { enabled: loaded.admin.enabled && !worker } },
     loaded,
   );
+  if (config.ingest.source && workerCount(config) > 1) {
+    throw new UserError(
+      'ingest.source ingests in the serving process: it needs server.workers 1 (or run `lqs ingest` beside serve on PostgreSQL)',
+    );
+  }
   // a worker's listener is the primary's, which has checked the ports
   if (!worker) await checkPorts(config);
   if (cluster.isPrimary && workerCount(config) > 1) return servePrimary(config, workerCount(config));
@@ -64,6 +72,7 @@ export async function serve(options: { migrate: boolean; loaded?: Config }): Pro
   let db: Db | undefined;
   let listeners: Listeners | undefined;
   let outages: OutageLog | undefined;
+  let ingestion: BackgroundIngestion | undefined;
   let step: Promise<unknown> = Promise.resolve();
   let stopping = false;
   const during = <T>(work: Promise<T>): Promise<T> => {
@@ -78,6 +87,7 @@ export async function serve(options: { migrate: boolean; loaded?: Config }): Pro
     const grace = new Promise<void>((resolve) => setTimeout(resolve, STEP_GRACE_MS).unref());
     await Promise.race([step, grace]);
     try {
+      await ingestion?.stop();
       await listeners?.close();
       await db?.close();
       outages?.close();
@@ -144,9 +154,24 @@ export async function serve(options: { migrate: boolean; loaded?: Config }): Pro
     }
     if (stopping) return;
 
+    // a problem of the ingestion settings stops start-up before anything listens
+    if (config.ingest.source) {
+      const { startIngestion } = await import('./ingest/background.js');
+      const { IngestMetrics } = await import('./ingest/metrics.js');
+      const ingesting = db;
+      ingestion = await during(
+        startIngestion(db, config, logger, new IngestMetrics(metrics.registry)).catch(async (err: unknown) => {
+          await ingesting.close();
+          throw err;
+        }),
+      );
+    }
+    if (stopping) return;
+
     const opened = db;
     listeners = await during(
       startListeners({ config, db, clock: systemClock, logger, outages, metrics, missingIndexes }).catch(async (err: unknown) => {
+        await ingestion?.stop();
         if (!stopping) await opened.close();
         throw err;
       }),

@@ -199,6 +199,14 @@ export const SETTINGS = {
   demo: {
     load: choice(['auto', 'true', 'false'], 'auto', 'load the demo ledger into an empty database (`auto`: the embedded database only)'),
   },
+  ingest: {
+    source: str('', 'stream files `serve` ingests while it serves (a folder laid out as the buckets are); empty: none (see Ingestion)'),
+    addressBook: str('', 'the `NodeAddressBook` file whose keys verify the signatures; empty: the bundled book of `ingest.network`'),
+    network: str('', 'the network whose bundled address book is used (`mainnet`, `testnet`, `previewnet`, `demo`)'),
+    trust: str('', '`NUMBER:HASH`: a block the operator trusts, where native block streams may start (see Ingestion)'),
+    pollMs: num(1_000, 'first wait when nothing is new or a file is refused; doubles up to `ingest.maxPollMs`', { range: ms(10) }),
+    maxPollMs: num(30_000, 'longest wait between two looks at the source', { range: ms(10) }),
+  },
   cache: {
     enabled: bool(true, 'the response cache: 200s kept for their cache-control max-age (see Response cache)'),
     maxBytes: num(64 * 1024 * 1024, 'bound of the in-process cache (payloads, keys and links, and a measured per-entry overhead)', {

@@ -97,6 +97,7 @@ describe('command line', () => {
       ['serve'],
       ['config'],
       ['migrate'],
+      ['ingest'],
       ['generate'],
       ['conformance'],
       ['fixtures', 'load'],
@@ -116,7 +117,7 @@ describe('command line', () => {
       for (const args of [['--help'], ['help']]) {
         const run = await lqs(args);
         assert.equal(run.code, 0);
-        for (const command of ['serve', 'config', 'migrate', 'indexes', 'demo', 'admin'])
+        for (const command of ['serve', 'config', 'migrate', 'indexes', 'ingest', 'demo', 'admin'])
           assert.match(run.stdout, new RegExp(`^  ${command}\\b`, 'm'));
         for (const command of TOOL_COMMANDS) assert.doesNotMatch(run.stdout, new RegExp(`^  ${command}\\b`, 'm'));
         const tools = await execute(TOOLS, args);

@@ -1,0 +1,139 @@
+/**
+ * The ingestion loop: picks the walker for the source's layout, then writes each accepted file
+ * (one database transaction per file) after the last stored one. `once` stops when nothing is new
+ * and fails on the first file that cannot be accepted; following retries such a file with backoff,
+ * reporting the stall, and polls with backoff while nothing is new. Aborting `signal` lets the file
+ * in hand finish (or roll back) and returns. The address book file 0.0.102 the stream publishes
+ * replaces the initial book from the file after it on.
+ */
+import type { Db } from '../db/db.js';
+import type { StreamSource } from './sources/source.js';
+import { StreamFileError } from './streamError.js';
+import { encodeEntityId } from '../domain/entityId.js';
+import type { AddressBook } from './verification/addressBook.js';
+import { ADDRESS_BOOK_FILE_NUM, streamAddressBook } from './verification/streamAddressBook.js';
+import { BlockWalker } from './walkers/blockWalker.js';
+import { RecordStreamWalker } from './walkers/recordStreamWalker.js';
+import type { TrustCheckpoint, Walker } from './walkers/walker.js';
+import { lastRecordFile, writeAcceptedFile } from './writers/recordFileWriter.js';
+
+export interface IngestProgress {
+  files: number;
+  records: number;
+  /** consensus end of the newest stored file (ns), null before any */
+  newest: bigint | null;
+  /** consecutive refusals of the file in hand (following) */
+  failures: number;
+}
+
+export interface IngestEvents {
+  /** a file was written */
+  written?(file: { name: string; index: bigint; count: number; consensusEnd: bigint }, progress: IngestProgress): void;
+  /** the next file was refused; while following it is tried again after `retryMs` */
+  refused?(error: StreamFileError, retryMs: number | null): void;
+  /** nothing new; the source is polled again after `waitMs` */
+  idle?(waitMs: number): void;
+}
+
+export interface IngestOptions {
+  source: StreamSource;
+  book: AddressBook;
+  /** with a bundled book (`--network`): the book in force at a time, for an empty database's first file */
+  bookAt?: (startNanos: bigint) => AddressBook;
+  network: string | null;
+  trust: TrustCheckpoint | null;
+  shardRealm: { shard: bigint; realm: bigint };
+  once: boolean;
+  /** first wait when nothing is new or a file is refused; doubles up to `maxPollMs` */
+  pollMs?: number;
+  maxPollMs?: number;
+  signal?: AbortSignal;
+  events?: IngestEvents;
+}
+
+/** The walker for what the source holds: block files when it has `block/`, else record streams. */
+export async function walkerFor(options: IngestOptions): Promise<Walker> {
+  const { source, book, network, trust, shardRealm } = options;
+  const top = await source.folders('');
+  if (top.includes('block/')) return new BlockWalker({ source, book, trust, shardRealm });
+  const recordLike = top.some((f) => f === 'recordstreams/' || /^\d+\/$/.test(f) || (network !== null && f === `${network}/`));
+  if (!recordLike) {
+    throw new StreamFileError(
+      source.description,
+      'holds neither block/ nor record streams (recordstreams/record0.0.N/ or <shard>/<nodeId>/record/)',
+    );
+  }
+  return new RecordStreamWalker({ source, book, network, shardRealm });
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Runs until `once` finds nothing new, or `signal` aborts; returns the progress made. */
+export async function ingest(db: Db, options: IngestOptions): Promise<IngestProgress> {
+  const { signal, events } = options;
+  const pollMs = options.pollMs ?? 1_000;
+  const maxPollMs = options.maxPollMs ?? 30_000;
+  const walker = await walkerFor(options);
+  let last = await lastRecordFile(db);
+  // the book the stream published last replaces the initial one, as the importer keeps it
+  const stored = await streamAddressBook(db, options.shardRealm);
+  if (stored) walker.useAddressBook(stored);
+  else if (last === null && options.bookAt) {
+    const start = await walker.firstFileNanos().catch((e: unknown) => {
+      // a first file that cannot be read is refused by the walk itself, with its reason
+      if (e instanceof StreamFileError) return null;
+      throw e;
+    });
+    if (start !== null) walker.useAddressBook(options.bookAt(start));
+  }
+  const bookFile = encodeEntityId(options.shardRealm.shard, options.shardRealm.realm, ADDRESS_BOOK_FILE_NUM);
+  const progress: IngestProgress = { files: 0, records: 0, newest: null, failures: 0 };
+  let wait = pollMs;
+  progress.newest = last?.consensusEnd ?? null;
+  while (!signal?.aborted) {
+    let accepted: Awaited<ReturnType<Walker['next']>>;
+    try {
+      accepted = await walker.next(last);
+    } catch (e) {
+      if (!(e instanceof StreamFileError) || options.once) throw e;
+      progress.failures++;
+      events?.refused?.(e, wait);
+      await sleep(wait, signal);
+      wait = Math.min(wait * 2, maxPollMs);
+      continue;
+    }
+    if (accepted === null) {
+      if (options.once) break;
+      events?.idle?.(wait);
+      await sleep(wait, signal);
+      wait = Math.min(wait * 2, maxPollMs);
+      continue;
+    }
+    const index = await writeAcceptedFile(db, accepted);
+    if (accepted.rows.fileData.some((row) => row.entity_id === bookFile)) {
+      const book = await streamAddressBook(db, options.shardRealm);
+      if (book) walker.useAddressBook(book);
+    }
+    const { file } = accepted;
+    wait = pollMs;
+    progress.files++;
+    progress.records += file.count;
+    progress.newest = file.consensusEnd;
+    progress.failures = 0;
+    last = { name: file.name, index, hash: file.hash.toString('hex'), consensusEnd: file.consensusEnd, version: file.version };
+    events?.written?.({ name: file.name, index, count: file.count, consensusEnd: file.consensusEnd }, progress);
+  }
+  return progress;
+}

@@ -1,0 +1,216 @@
+/**
+ * `lqs ingest` and `serve` with ingest.* as an operator runs them: exit codes, the one-line refusal,
+ * the summary, SIGTERM while following, the refusal of a mirror node database, and serve ingesting
+ * into PGlite with its metrics.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from '../../tools/db/scratch.js';
+import { type Bucket, recordStreamBucket, testBookPath } from '../support/streamBuckets.js';
+
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+const ADMIN_URL = process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
+const BOOK = testBookPath('test-v6-sidecar-4n.bin');
+const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'warn' };
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function lqs(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [MAIN, ...args], { env: { ...BASE_ENV, ...env }, timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+function oneLine(run: Run, pattern: RegExp): void {
+  assert.equal(run.code, 1, run.stderr + run.stdout);
+  const lines = run.stderr.split('\n').filter((l) => l !== '');
+  assert.equal(lines.length, 1, run.stderr);
+  assert.match(lines[0]!, pattern);
+}
+
+function started(child: ChildProcess): { out: () => string; exited: Promise<number | null> } {
+  let out = '';
+  child.stdout?.on('data', (chunk) => (out += String(chunk)));
+  child.stderr?.on('data', (chunk) => (out += String(chunk)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { out: () => out, exited };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const value = await probe().catch(() => null);
+    if (value !== null) return value;
+    await sleep(100);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('lqs ingest', () => {
+  let dir: string;
+  let bucket: Bucket;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lqs-ingest-cli-'));
+    bucket = recordStreamBucket('v6');
+  });
+  after(() => {
+    bucket.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('--once ingests what is there into PGlite, then nothing the second time', async () => {
+    const env = { LQS_DB_DATADIR: join(dir, 'once') };
+    const first = await lqs(['ingest', '--once', '--address-book', BOOK, bucket.root], env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout, 'ingested 2 files, 3 records; newest 2022-07-13T08:46:11.304284004Z\n');
+    const second = await lqs(['ingest', '--once', '--address-book', BOOK, bucket.root], env);
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(second.stdout, 'ingested 0 files, 0 records; newest 2022-07-13T08:46:11.304284004Z\n');
+  });
+
+  it('refuses a bad file in one line naming it, exit 1', async () => {
+    const bad = recordStreamBucket('v6');
+    try {
+      bad.rewriteEach(
+        (f) => f.endsWith('.rcd.gz') && !f.includes('sidecar'),
+        (x) => x.subarray(0, 48),
+      );
+      oneLine(
+        await lqs(['ingest', '--once', '--address-book', BOOK, bad.root], { LQS_DB_DATADIR: 'memory' }),
+        /^error: refused 2022-07-13T08_46_08\.041986003Z\.rcd\.gz: no node's copy can be accepted: /,
+      );
+    } finally {
+      bad.dispose();
+    }
+  });
+
+  it('refuses what it cannot use before touching the database', async () => {
+    // a database that cannot be reached: the settings are refused before it is tried
+    const env = { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' };
+    oneLine(
+      await lqs(['ingest', '--once', '--address-book', BOOK, 's3://bucket/prefix'], env),
+      /^error: cannot read s3:\/\/bucket\/prefix: /,
+    );
+    oneLine(await lqs(['ingest', '--once', '--address-book', BOOK, join(dir, 'none')], env), /is not a folder$/);
+    oneLine(
+      await lqs(['ingest', '--once', bucket.root], env),
+      /^error: an address book verifies the signatures: give --address-book FILE or --network NAME/,
+    );
+    oneLine(await lqs(['ingest', '--once', '--network', 'moon', bucket.root], env), /^error: no bundled address book for network 'moon'/);
+    oneLine(
+      await lqs(['ingest', '--once', '--network', 'demo', '--trust', '7:abc', bucket.root], env),
+      /^error: --trust wants NUMBER:HASH/,
+    );
+    const serve = await lqs(['serve'], { LQS_DB_DATADIR: 'memory', PORT: '0', LQS_INGEST_SOURCE: bucket.root });
+    oneLine(serve, /^error: an address book verifies the signatures/);
+    const noArgument = await lqs(['ingest', '--once'], env);
+    assert.equal(noArgument.code, 2);
+  });
+
+  describe('on PostgreSQL', () => {
+    let scratch: ScratchDatabase | undefined;
+    before(async () => {
+      scratch = await createScratchDatabase(ADMIN_URL, 'lqs_ingest_cli').catch(() => undefined);
+    });
+    /** the scratch database, or the test is skipped saying what it needs */
+    const database = (t: { skip(message: string): void }): ScratchDatabase | null => {
+      if (!scratch) t.skip(`no PostgreSQL server at ${ADMIN_URL} (LQS_TEST_ADMIN_URL)`);
+      return scratch ?? null;
+    };
+    after(async () => {
+      await scratch?.drop();
+    });
+
+    async function count(url: string, table: string): Promise<number | null> {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const rows = await client.query(`select count(*)::int as n from ${table}`);
+        return rows.rows[0].n as number;
+      } finally {
+        await client.end();
+      }
+    }
+
+    it('follows the source until SIGTERM, which ends it with 0 after the file in hand', async (t) => {
+      const db = database(t);
+      if (!db) return;
+      const child = spawn(process.execPath, [MAIN, 'ingest', '--address-book', BOOK, bucket.root], {
+        env: { ...BASE_ENV, DATABASE_URL: db.url, LQS_INGEST_POLLMS: '50' },
+      });
+      const run = started(child);
+      t.after(() => child.kill('SIGKILL'));
+      await until('two files', async () => ((await count(db.url, 'record_file')) === 2 ? true : null));
+      child.kill('SIGTERM');
+      assert.equal(await run.exited, 0, run.out());
+      assert.match(run.out(), /^ingested 2 files, 3 records; newest /m);
+      assert.equal(await count(db.url, 'transaction'), 3);
+    });
+
+    it('refuses a mirror node database before writing anything', async (t) => {
+      const db = database(t);
+      if (!db) return;
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        await client.query('drop schema public cascade; create schema public; create table flyway_schema_history (installed_rank int)');
+      } finally {
+        await client.end();
+      }
+      oneLine(
+        await lqs(['ingest', '--once', '--address-book', BOOK, bucket.root], { DATABASE_URL: db.url }),
+        /^error: Not ingesting into the database: it is a mirror node database/,
+      );
+      assert.equal(await count(db.url, 'record_file').catch(() => null), null, 'nothing created');
+    });
+  });
+
+  it('serve with ingest.* ingests into PGlite in the same process, with its metrics, and stops with 0', async (t) => {
+    const child = spawn(process.execPath, [MAIN, 'serve'], {
+      env: {
+        ...BASE_ENV,
+        LQS_LOG_LEVEL: 'info',
+        LQS_DB_DATADIR: join(dir, 'serve'),
+        PORT: '0',
+        LQS_INGEST_SOURCE: bucket.root,
+        LQS_INGEST_ADDRESSBOOK: BOOK,
+        LQS_INGEST_POLLMS: '50',
+      },
+    });
+    const run = started(child);
+    t.after(() => child.kill('SIGKILL'));
+    const base = await until('listening', async () => /listening on (http:\/\/\S+)/.exec(run.out())?.[1] ?? null);
+    const blocks = await until('two blocks', async () => {
+      const body = (await (await fetch(`${base}/api/v1/blocks?order=asc`)).json()) as { blocks: { number: number; name: string }[] };
+      return body.blocks.length === 2 ? body.blocks : null;
+    });
+    assert.deepEqual(
+      blocks.map((b) => [b.number, b.name]),
+      [
+        [5, '2022-07-13T08_46_08.041986003Z.rcd.gz'],
+        [6, '2022-07-13T08_46_11.304284003Z.rcd.gz'],
+      ],
+    );
+    const metrics = await (await fetch(`${base}/swagger/metrics/`)).text();
+    assert.match(metrics, /^lqs_ingest_files_total 2$/m);
+    assert.match(metrics, /^lqs_ingest_records_total 3$/m);
+    assert.match(metrics, /^lqs_ingest_verification_failures_total 0$/m);
+    assert.match(metrics, /^lqs_ingest_seconds_behind \d+(\.\d+)?$/m);
+    assert.equal((await fetch(`${base}/health/readiness`)).status, 200);
+    child.kill('SIGTERM');
+    assert.equal(await run.exited, 0, run.out());
+  });
+});
