@@ -3,6 +3,7 @@
  * values, nothing re-encoded) with each anchor field's continuation bound replaced or appended.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
 import type { Order } from './params.js';
 import { queryOf, type QueryValue, type RequestQuery } from './query.js';
 import { tightestBounds } from '../domain/bounds.js';
@@ -94,8 +95,27 @@ export function listLinks(
   reply: FastifyReply,
   order: Order,
   anchors: readonly LinkAnchor[],
+  config: Pick<Config, 'port' | 'response'>,
 ): { next: string | null } {
-  const next = anchors.length > 0 ? nextLink(request.url.split('?')[0]!, queryOf(request), order, anchors) : null;
+  const path = anchors.length > 0 ? nextLink(request.url.split('?')[0]!, queryOf(request), order, anchors) : null;
+  const next = path && config.response.includeHostInLink ? linkOrigin(request, config.port) + path : path;
   if (next) reply.header('link', linkHeader(next));
   return { next };
+}
+
+/** A host name (letters, digits, hyphens, dots) or an IPv6 literal in brackets; nothing else a URL could be steered by. */
+const LINK_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\[[0-9A-Fa-f:.]+\]$/;
+
+/**
+ * `response.includeHostInLink`: `scheme://hostname:port` before the link's path, as the reference
+ * writes it (its configured port, not the Host header's). The host name is the client's Host header:
+ * one that is not a plain host name or IP literal leaves the link relative, so that no header can
+ * point a client's next request elsewhere (the reference used it unchecked).
+ */
+export function linkOrigin(request: FastifyRequest, configuredPort: number): string {
+  const hostname = request.hostname;
+  if (!LINK_HOST.test(hostname)) return '';
+  // a listener on port 0 (tests, a supervisor choosing the port) has no configured port to name
+  const port = configuredPort === 0 ? request.socket.localPort : configuredPort;
+  return `${request.protocol}://${hostname}:${port}`;
 }

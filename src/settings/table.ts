@@ -72,7 +72,9 @@ export const SETTINGS = {
         singleAccount: num(1000, 'token balances listed with one account', { ref: 'response.limit.tokenBalance.singleAccount' }),
       },
     },
-    includeHostInLink: bool(false, '`links.next` with the scheme and host of the request', { ref: 'response.includeHostInLink' }),
+    includeHostInLink: bool(false, "`links.next` with the scheme, the request's host name (a plain name or IP literal only) and `port`", {
+      ref: 'response.includeHostInLink',
+    }),
     enableDelegationAddress: bool(
       false,
       '`delegation_address` on accounts and `authorization_list` on Ethereum contract results (EIP-7702)',

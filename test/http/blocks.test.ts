@@ -147,3 +147,25 @@ describe('blocks with timestamps beyond int64', () => {
     assert.equal((await get(harness(), '/api/v1/blocks?timestamp=9999999999')).status, 200);
   });
 });
+
+describe('blocks: response.includeHostInLink', () => {
+  const harness = useHarness();
+
+  it("writes the next link with the scheme, the request's host name and the configured port", async () => {
+    await harness().prepare(setup(), { port: 8080, response: { includeHostInLink: true } });
+    const { body, headers } = await get(harness(), '/api/v1/blocks?limit=2', { host: 'mirror.example:9999' });
+    const next = `http://mirror.example:8080/api/v1/blocks?limit=2&block.number=lt:${BLOCKS - 2}`;
+    assert.equal(body.links.next, next);
+    assert.equal(headers.link, `<${next}>; rel="next"`);
+    const v6 = await get(harness(), '/api/v1/blocks?limit=2', { host: '[::1]:5551' });
+    assert.equal(v6.body.links.next, `http://[::1]:8080/api/v1/blocks?limit=2&block.number=lt:${BLOCKS - 2}`);
+  });
+
+  it('leaves the link relative for a Host header that is not a plain host name', async () => {
+    await harness().prepare(setup(), { port: 8080, response: { includeHostInLink: true } });
+    for (const host of ['evil.example/phish?', 'user@evil.example', 'evil.example\\x', '-bad-.example', 'a..b']) {
+      const { body } = await get(harness(), '/api/v1/blocks?limit=2', { host });
+      assert.equal(body.links.next, `/api/v1/blocks?limit=2&block.number=lt:${BLOCKS - 2}`, host);
+    }
+  });
+});

@@ -87,7 +87,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): vo
       return {
         ...accountView(state.row, state.balance, config.response.enableDelegationAddress),
         transactions: page.transactions,
-        links: listLinks(request, reply, order, anchors),
+        links: listLinks(request, reply, order, anchors, config),
       };
     },
   );

@@ -56,7 +56,7 @@ export function registerBlockRoutes(app: FastifyInstance, ctx: AppContext): void
         last && rows.length === limit
           ? [{ field: 'block.number', value: last.index.toString(), toBound: (v) => parseBlockNumber(v) ?? null }]
           : [];
-      return { blocks: rows.map(blockView), links: listLinks(request, reply, order, anchors) };
+      return { blocks: rows.map(blockView), links: listLinks(request, reply, order, anchors, ctx.config) };
     },
   );
 

@@ -108,7 +108,7 @@ export function registerNftRoutes(app: FastifyInstance, ctx: AppContext): void {
 
       const last = rows.at(-1);
       const anchors = last && rows.length === limit && !(token.equal && serial.equal) ? linkAnchors(last, token, serial, system) : [];
-      return { nfts: rows.map(nftView), links: listLinks(request, reply, order, anchors) };
+      return { nfts: rows.map(nftView), links: listLinks(request, reply, order, anchors, ctx.config) };
     },
   );
 }
