@@ -104,7 +104,8 @@ export function listLinks(
 }
 
 /** A host name (letters, digits, hyphens, dots) or an IPv6 literal in brackets; nothing else a URL could be steered by. */
-const LINK_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\[[0-9A-Fa-f:.]+\]$/;
+const LINK_HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\[[0-9A-Fa-f:.]+\]$/;
 
 /**
  * `response.includeHostInLink`: `scheme://hostname:port` before the link's path, as the reference
