@@ -129,6 +129,21 @@ describe('upstream: the paths this service does not serve, forwarded', () => {
     assert.deepEqual(upstream.seen, [], 'nothing forwarded');
   });
 
+  it("never keeps the upstream's answers in the response cache", async () => {
+    await harness().configure({ upstream: { url: upstream.url, timeoutMs: 300 }, cache: { enabled: true } });
+    try {
+      upstream.seen.length = 0;
+      for (let i = 0; i < 2; i++) assert.equal((await get(harness(), '/api/v1/transactions?limit=1')).status, 200);
+      assert.equal(upstream.seen.length, 2, 'both asked upstream');
+      const stats = harness().app.responseCache!.snapshot();
+      assert.equal(stats.misses, 0, 'not looked up');
+      assert.equal(stats.stores, 0);
+      assert.equal(stats.hits, 0);
+    } finally {
+      await harness().configure({ upstream: { url: upstream.url, timeoutMs: 300 } });
+    }
+  });
+
   it('answers 502 in the error envelope when the upstream cannot be reached', async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
     await harness().configure({ upstream: { url: closed, timeoutMs: 300 } });
