@@ -55,7 +55,7 @@ function started(child: ChildProcess): { out: () => string; exited: Promise<numb
   return { out: () => out, exited };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 30_000): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 90_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     const value = await probe().catch(() => null);
