@@ -48,6 +48,19 @@ async function printConfig(format: 'yaml' | 'json', commandLine: Record<string, 
   exitCode = 0;
 }
 
+interface IngestCommandOptions {
+  once?: boolean;
+  addressBook?: string;
+  network?: string;
+  trust?: string;
+  s3Region?: string;
+  s3Endpoint?: string;
+  s3ForcePathStyle?: boolean;
+  requesterPays?: boolean;
+  anonymous?: boolean;
+  gcsProject?: string;
+}
+
 function program(): Command {
   const cli = new Command('lqs')
     .description('Ledger Query Service: a read-only JSON API over Hiero mirror node data')
@@ -120,25 +133,44 @@ function program(): Command {
   cli
     .command('ingest')
     .description('verify stream files (record streams, wrapped record blocks, blocks) and write them into the configured database')
-    .argument('<source>', "a folder laid out as the network's buckets are (see Ingestion in the README)")
+    .argument('<source>', "a folder laid out as the network's buckets are, or s3://bucket/prefix (see Ingestion in the README)")
     .option('--once', 'ingest what is there, then exit (without it: keep following the source)')
     .option('--address-book <file>', 'the NodeAddressBook file whose keys verify the signatures')
     .option('--network <name>', 'use the bundled address book of this network (mainnet, testnet, previewnet, demo)')
     .option('--trust <number:hash>', 'a block whose hash is trusted: native block streams start at it or right after it')
-    .action(async (source: string, options: { once?: boolean; addressBook?: string; network?: string; trust?: string }) => {
+    .option('--s3-region <region>', "an s3:// source's region (default: the AWS chain's, else us-east-1)")
+    .option('--s3-endpoint <url>', 'an S3-compatible endpoint instead of AWS (https://storage.googleapis.com for GCS)')
+    .option('--s3-force-path-style', 'address objects as endpoint/bucket/key (local S3-compatible servers)')
+    .option('--requester-pays', "pay for the requests to a requester-pays bucket (the network's are)")
+    .option('--anonymous', 'unsigned requests when the AWS credential chain finds no credentials (public buckets)')
+    .option('--gcs-project <id>', 'the Google Cloud project a GCS requester-pays bucket bills')
+    .action(async (source: string, options: IngestCommandOptions) => {
       const { runIngestCommand } = await import('./ingest/cli.js');
       const { ingestSummary } = await import('./ingest/progressLine.js');
       const { resolveIngestion } = await import('./ingest/setup.js');
-      const { loadConfig } = await import('./config.js');
+      const { configWith, loadConfig } = await import('./config.js');
       const configured = loadConfig().ingest;
-      // the source, book and checkpoint are checked before the database is opened
-      const resolved = await resolveIngestion({
-        ...configured,
-        source,
-        addressBook: options.addressBook ?? configured.addressBook,
-        network: options.network ?? configured.network,
-        trust: options.trust ?? configured.trust,
-      });
+      const s3 = configured.s3;
+      // the options over the settings, validated as the settings are (the endpoint an origin)
+      const settings = configWith({
+        ingest: {
+          ...configured,
+          source,
+          addressBook: options.addressBook ?? configured.addressBook,
+          network: options.network ?? configured.network,
+          trust: options.trust ?? configured.trust,
+          s3: {
+            region: options.s3Region ?? s3.region,
+            endpoint: options.s3Endpoint ?? s3.endpoint,
+            forcePathStyle: options.s3ForcePathStyle ?? s3.forcePathStyle,
+            requesterPays: options.requesterPays ?? s3.requesterPays,
+            anonymous: options.anonymous ?? s3.anonymous,
+            gcsProject: options.gcsProject ?? s3.gcsProject,
+          },
+        },
+      }).ingest;
+      // the source (reachable), book and checkpoint are checked before the database is opened
+      const resolved = await resolveIngestion(settings, true);
       try {
         await onConfiguredDatabase({ migrate: false }, async (db, config) => {
           console.log(ingestSummary(await runIngestCommand(db, config, resolved, options.once === true)));

@@ -44,6 +44,9 @@ export async function startIngestion(db: Db, config: Config, logger: Logger, met
               metrics?.verificationFailures.inc();
               log.warn({ file: e.file, reason: e.reason, retryMs }, 'stream file refused; ingestion stalls until it can be accepted');
             },
+            unavailable: (e, retryMs) => {
+              log.warn({ reason: e.message, retryMs }, 'stream source unavailable; ingestion stalls until it answers');
+            },
           },
         });
         log.info({ files: progress.files, records: progress.records }, 'ingestion stopped');

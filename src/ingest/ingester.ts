@@ -1,13 +1,14 @@
 /**
  * The ingestion loop: picks the walker for the source's layout, then writes each accepted file
  * (one database transaction per file) after the last stored one. `once` stops when nothing is new
- * and fails on the first file that cannot be accepted; following retries such a file with backoff,
- * reporting the stall, and polls with backoff while nothing is new. Aborting `signal` lets the file
+ * and fails on the first file that cannot be accepted; following retries such a file, or a source
+ * that failed to list or read, with backoff, reporting the stall, and polls with backoff while
+ * nothing is new. Aborting `signal` lets the file
  * in hand finish (or roll back) and returns. The address book file 0.0.102 the stream publishes
  * replaces the initial book from the file after it on.
  */
 import type { Db } from '../db/db.js';
-import type { StreamSource } from './sources/source.js';
+import { type StreamSource, StreamSourceError } from './sources/source.js';
 import { StreamFileError } from './streamError.js';
 import { encodeEntityId } from '../domain/entityId.js';
 import type { AddressBook } from './verification/addressBook.js';
@@ -31,6 +32,8 @@ export interface IngestEvents {
   written?(file: { name: string; index: bigint; count: number; consensusEnd: bigint }, progress: IngestProgress): void;
   /** the next file was refused; while following it is tried again after `retryMs` */
   refused?(error: StreamFileError, retryMs: number | null): void;
+  /** the source could not be listed or read (following); it is tried again after `retryMs` */
+  unavailable?(error: StreamSourceError, retryMs: number): void;
   /** nothing new; the source is polled again after `waitMs` */
   idle?(waitMs: number): void;
 }
@@ -107,9 +110,11 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
     try {
       accepted = await walker.next(last);
     } catch (e) {
-      if (!(e instanceof StreamFileError) || options.once) throw e;
+      const refused = e instanceof StreamFileError;
+      if (options.once || !(refused || e instanceof StreamSourceError)) throw e;
       progress.failures++;
-      events?.refused?.(e, wait);
+      if (refused) events?.refused?.(e, wait);
+      else events?.unavailable?.(e, wait);
       await sleep(wait, signal);
       wait = Math.min(wait * 2, maxPollMs);
       continue;

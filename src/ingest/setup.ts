@@ -1,8 +1,8 @@
 /**
- * What `lqs ingest` and `serve` with `ingest.source` share before the loop starts: the source,
- * address book and checkpoint are resolved from the options (before any database is opened), then
- * the database is refused when a mirror node importer owns it, migrated otherwise. Every problem
- * is a UserError of one line.
+ * What `lqs ingest` and `serve` with `ingest.source` share before the loop starts: the source (a
+ * folder, or `s3://` with the `ingest.s3.*` settings), address book and checkpoint are resolved from
+ * the options (before any database is opened), then the database is refused when a mirror node
+ * importer owns it, migrated otherwise. Every problem is a UserError of one line.
  */
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config.js';
@@ -11,7 +11,7 @@ import { migrate } from '../db/migrate.js';
 import { isMirrorNodeDatabase } from '../db/schemaRequirements.js';
 import { UserError } from '../userError.js';
 import type { IngestOptions } from './ingester.js';
-import { openStreamSource } from './sources/openLocal.js';
+import { openStreamSource, type StreamSourceOptions } from './sources/open.js';
 import type { StreamSource } from './sources/source.js';
 import { type AddressBook, parseAddressBook } from './verification/addressBook.js';
 import { bundledAddressBook, bundledAddressBookName } from './verification/bundledAddressBooks.js';
@@ -37,8 +37,24 @@ function asUserError<T>(work: () => T): T {
   }
 }
 
-/** Refuses unusable settings before any database is opened; the caller closes the source. */
-export async function resolveIngestion(settings: IngestSettings): Promise<ResolvedIngestion> {
+/** The S3 client's options from `ingest.s3.*` (empty strings: the SDK's defaults). */
+export function s3Options(s3: IngestSettings['s3']): StreamSourceOptions {
+  return {
+    ...(s3.region ? { region: s3.region } : {}),
+    ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+    forcePathStyle: s3.forcePathStyle,
+    requesterPays: s3.requesterPays,
+    anonymous: s3.anonymous,
+    ...(s3.gcsProject ? { gcsProject: s3.gcsProject } : {}),
+  };
+}
+
+/**
+ * Refuses unusable settings before any database is opened; the caller closes the source. With
+ * `reach`, the source's top folder is listed too, so that a bucket that is missing, refused or
+ * unreachable is reported before the database is touched (`lqs ingest`; `serve` keeps retrying).
+ */
+export async function resolveIngestion(settings: IngestSettings, reach = false): Promise<ResolvedIngestion> {
   const trust = settings.trust ? asUserError(() => parseTrust(settings.trust)) : null;
   let bookFile: AddressBook | null = null;
   if (settings.addressBook) {
@@ -50,7 +66,18 @@ export async function resolveIngestion(settings: IngestSettings): Promise<Resolv
       'an address book verifies the signatures: give --address-book FILE or --network NAME (ingest.addressBook, ingest.network)',
     );
   }
-  return { settings, trust, bookFile, source: await openStreamSource(settings.source) };
+  const source = await openStreamSource(settings.source, s3Options(settings.s3)).catch((e: Error) => {
+    throw new UserError(e.message);
+  });
+  if (reach) {
+    try {
+      await source.folders('');
+    } catch (e) {
+      await source.close();
+      throw new UserError((e as Error).message);
+    }
+  }
+  return { settings, trust, bookFile, source };
 }
 
 /** Checks the database and completes the options; the caller closes the source (`resolved`'s, or the one returned). */

@@ -202,12 +202,25 @@ export const SETTINGS = {
     load: choice(['auto', 'true', 'false'], 'auto', 'load the demo ledger into an empty database (`auto`: the embedded database only)'),
   },
   ingest: {
-    source: str('', 'stream files `serve` ingests while it serves (a folder laid out as the buckets are); empty: none (see Ingestion)'),
+    source: str(
+      '',
+      'stream files `serve` ingests while it serves (a folder laid out as the buckets are, or `s3://bucket/prefix`); empty: none (see Ingestion)',
+    ),
     addressBook: str('', 'the `NodeAddressBook` file whose keys verify the signatures; empty: the bundled book of `ingest.network`'),
     network: str('', 'the network whose bundled address book is used (`mainnet`, `testnet`, `previewnet`, `demo`)'),
     trust: str('', '`NUMBER:HASH`: a block the operator trusts, where native block streams may start (see Ingestion)'),
     pollMs: num(1_000, 'first wait when nothing is new or a file is refused; doubles up to `ingest.maxPollMs`', { range: ms(10) }),
     maxPollMs: num(30_000, 'longest wait between two looks at the source', { range: ms(10) }),
+    s3: {
+      region: str('', "an `s3://` source's region; empty: the AWS chain's (`AWS_REGION`, the profile), else `us-east-1`"),
+      endpoint: str('', 'an S3-compatible endpoint instead of AWS (`https://storage.googleapis.com` for GCS); empty: AWS', {
+        httpOrigin: true,
+      }),
+      forcePathStyle: bool(false, '`endpoint/bucket/key` addressing instead of `bucket.endpoint/key` (local S3-compatible servers)'),
+      requesterPays: bool(false, "`x-amz-request-payer: requester` on every request (the network's buckets are requester-pays)"),
+      anonymous: bool(false, 'unsigned requests when the AWS credential chain finds no credentials (public buckets)'),
+      gcsProject: str('', 'the Google Cloud project a GCS requester-pays bucket bills (`userProject`); empty: none'),
+    },
   },
   cache: {
     enabled: bool(true, 'the response cache: 200s kept for their cache-control max-age (see Response cache)'),

@@ -1,7 +1,9 @@
 /**
  * `lqs ingest` and `serve` with ingest.* as an operator runs them: exit codes, the one-line refusal,
- * the summary, SIGTERM while following, the refusal of a mirror node database, and serve ingesting
- * into PGlite with its metrics.
+ * the summary, SIGTERM while following, the refusal of a mirror node database, an `s3://` source
+ * against a private S3-compatible server (the rows of the same tree read from a folder; a missing
+ * bucket and a stopped server refused before the database is touched), and serve ingesting into
+ * PGlite with its metrics.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,8 +14,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { configWith } from '../../src/config.js';
+import { openDatabase } from '../../src/db/open.js';
 import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from '../../tools/db/scratch.js';
-import { type Bucket, recordStreamBucket, testBookPath } from '../support/streamBuckets.js';
+import { writtenRows } from '../support/ingestRun.js';
+import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from '../support/s3Server.js';
+import { type Bucket, bucketOf, recordStreamBucket, testBookPath } from '../support/streamBuckets.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const ADMIN_URL = process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
@@ -49,7 +55,7 @@ function started(child: ChildProcess): { out: () => string; exited: Promise<numb
   return { out: () => out, exited };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 30_000): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 90_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     const value = await probe().catch(() => null);
@@ -101,10 +107,17 @@ describe('lqs ingest', () => {
     // a database that cannot be reached: the settings are refused before it is tried
     const env = { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' };
     oneLine(
-      await lqs(['ingest', '--once', '--address-book', BOOK, 's3://bucket/prefix'], env),
-      /^error: cannot read s3:\/\/bucket\/prefix: /,
+      await lqs(['ingest', '--once', '--address-book', BOOK, 'gs://bucket/prefix'], env),
+      /^error: unsupported stream source gs:\/\/bucket\/prefix: give a folder or s3:\/\/bucket\/prefix$/,
     );
-    oneLine(await lqs(['ingest', '--once', '--address-book', BOOK, join(dir, 'none')], env), /is not a folder$/);
+    oneLine(
+      await lqs(['ingest', '--once', '--address-book', BOOK, join(dir, 'none')], env),
+      /^error: stream source folder .* does not exist$/,
+    );
+    oneLine(
+      await lqs(['ingest', '--once', '--address-book', BOOK, '--s3-endpoint', 'storage.example/x', 's3://bucket/prefix'], env),
+      /^error: .*ingest\.s3\.endpoint/,
+    );
     oneLine(
       await lqs(['ingest', '--once', bucket.root], env),
       /^error: an address book verifies the signatures: give --address-book FILE or --network NAME/,
@@ -175,6 +188,100 @@ describe('lqs ingest', () => {
         /^error: Not ingesting into the database: it is a mirror node database/,
       );
       assert.equal(await count(db.url, 'record_file').catch(() => null), null, 'nothing created');
+    });
+
+    describe('from a bucket through the S3 API (s3rver)', () => {
+      const STREAMS = 'lqs-streams';
+      let server: TestS3Server;
+      let tree: Bucket;
+      /** s3rver's account from the environment, as the AWS chain reads it; never a profile or instance metadata */
+      let awsEnv: Record<string, string>;
+      before(async () => {
+        // both record-stream layouts at once: node 0.0.3 in recordstreams/record0.0.3/, node 1 in demo/0/1/record/
+        tree = bucketOf([{ shared: 'hip679/provider-auto', at: '' }]);
+        server = await startS3Server([STREAMS]);
+        await server.upload(STREAMS, tree.root, 'net/');
+        awsEnv = {
+          AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+          AWS_EC2_METADATA_DISABLED: 'true',
+          AWS_SHARED_CREDENTIALS_FILE: join(dir, 'no-credentials'),
+          AWS_CONFIG_FILE: join(dir, 'no-config'),
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        };
+      });
+      after(async () => {
+        await server?.stop();
+        tree?.dispose();
+      });
+
+      async function emptied(url: string): Promise<void> {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          await client.query('drop schema public cascade; create schema public');
+        } finally {
+          await client.end();
+        }
+      }
+
+      async function rowsOf(url: string): Promise<Record<string, unknown[]>> {
+        const db = await openDatabase(configWith({ db: { url, migrate: false } }));
+        try {
+          return await writtenRows(db);
+        } finally {
+          await db.close();
+        }
+      }
+
+      it('s3://bucket/prefix with both record-stream layouts: the rows of the same tree read from a folder', async (t) => {
+        const db = database(t);
+        if (!db) return;
+        const book = ['--address-book', BOOK, '--network', 'demo'];
+        const env = { ...awsEnv, DATABASE_URL: db.url };
+        await emptied(db.url);
+        const from = server.requests.length;
+        const s3 = ['--s3-endpoint', server.endpoint, '--s3-force-path-style', '--requester-pays', `s3://${STREAMS}/net`];
+        const viaS3 = await lqs(['ingest', '--once', ...book, ...s3], env);
+        assert.equal(viaS3.code, 0, viaS3.stderr);
+        assert.equal(viaS3.stdout, 'ingested 2 files, 3 records; newest 2022-07-13T08:46:11.304284004Z\n');
+        const sent = server.requests.slice(from);
+        const prefixes = new Set(sent.map((r) => new URL(r.url, server.endpoint).searchParams.get('prefix')));
+        assert.ok(prefixes.has('net/recordstreams/record0.0.3/') && prefixes.has('net/demo/0/1/record/'), [...prefixes].join(' '));
+        for (const r of sent) assert.equal(r.headers['x-amz-request-payer'], 'requester', r.url);
+        const rows = await rowsOf(db.url);
+        assert.equal(rows.record_file!.length, 2);
+        assert.equal(rows.transaction!.length, 3);
+
+        await emptied(db.url);
+        const viaFolder = await lqs(['ingest', '--once', ...book, tree.root], env);
+        assert.equal(viaFolder.stdout, viaS3.stdout, viaFolder.stderr);
+        assert.deepEqual(await rowsOf(db.url), rows);
+      });
+
+      it('a missing bucket, then a stopped server: one line, exit 1, the database untouched', async (t) => {
+        const db = database(t);
+        if (!db) return;
+        await emptied(db.url);
+        // the settings this time (ingest.s3.*), instead of the options
+        const env = {
+          ...awsEnv,
+          DATABASE_URL: db.url,
+          LQS_INGEST_S3_ENDPOINT: server.endpoint,
+          LQS_INGEST_S3_FORCEPATHSTYLE: 'true',
+          LQS_INGEST_S3_REGION: 'us-east-1',
+        };
+        oneLine(
+          await lqs(['ingest', '--once', '--address-book', BOOK, 's3://no-such-bucket/net'], env),
+          /^error: s3:\/\/no-such-bucket\/net\/: listing the folders under '' in bucket 'no-such-bucket' failed: NoSuchBucket /,
+        );
+        await server.stop();
+        oneLine(
+          await lqs(['ingest', '--once', '--address-book', BOOK, `s3://${STREAMS}/net`], env),
+          new RegExp(`^error: s3://${STREAMS}/net/: listing the folders under '' in bucket '${STREAMS}' failed: .*ECONNREFUSED`),
+        );
+        assert.equal(await count(db.url, 'record_file').catch(() => null), null, 'nothing created');
+      });
     });
   });
 

@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { isMirrorNodeDatabase } from '../../src/db/schemaRequirements.js';
 import { ingest } from '../../src/ingest/ingester.js';
 import { prepareIngestion } from '../../src/ingest/setup.js';
+import { StreamSourceError } from '../../src/ingest/sources/source.js';
 import { StreamFileError } from '../../src/ingest/streamError.js';
 import { parseAddressBook } from '../../src/ingest/verification/addressBook.js';
 import { useHarness } from '../support/harness.js';
@@ -219,6 +220,63 @@ describe('ingestion: verification and resuming', () => {
     assert.equal(progress.files, 2);
     assert.equal(progress.failures, 0, 'the stall is over');
     assert.equal((await storedNames()).length, 2);
+  });
+
+  it('while following, a source that fails to list is retried with backoff and reported, not a refusal', async (t) => {
+    if (mirror) return t.skip('a mirror node database is never written');
+    await harness().prepare({});
+    const bucket = v6(t);
+    const prepared = await prepareIngestion(harness().db, harness().config, {
+      ...harness().config.ingest,
+      source: bucket.root,
+      addressBook: V6_BOOK,
+    });
+    const local = prepared.source;
+    // the source answers its top folder, then fails three listings (a bucket unreachable for a while)
+    let failing = 3;
+    const source = {
+      description: local.description,
+      folders: (prefix: string) => local.folders(prefix),
+      list: async (prefix: string, options?: Parameters<typeof local.list>[1]) => {
+        if (failing > 0) {
+          failing--;
+          throw new StreamSourceError(`${local.description}: listing '${prefix}' failed: ECONNREFUSED`);
+        }
+        return local.list(prefix, options);
+      },
+      read: (key: string) => local.read(key),
+      close: () => local.close(),
+    };
+    const stop = new AbortController();
+    const unavailable: number[] = [];
+    let refusals = 0;
+    const progress = await ingest(harness().db, {
+      ...prepared,
+      source,
+      once: false,
+      pollMs: 10,
+      maxPollMs: 40,
+      signal: stop.signal,
+      events: {
+        refused: () => refusals++,
+        unavailable: (e, retryMs) => {
+          assert.match(e.message, /ECONNREFUSED/);
+          unavailable.push(retryMs);
+        },
+        written: (_file, p) => {
+          if (p.files === 2) stop.abort();
+        },
+      },
+    });
+    assert.deepEqual(unavailable, [10, 20, 40], 'backoff doubling up to maxPollMs');
+    assert.equal(refusals, 0);
+    assert.equal(progress.files, 2);
+    assert.equal((await storedNames()).length, 2);
+    // with --once the same failure ends the run
+    failing = 1;
+    await harness().prepare({});
+    await assert.rejects(ingest(harness().db, { ...prepared, source, once: true }), StreamSourceError);
+    assert.deepEqual(await storedNames(), []);
   });
 
   it("a bundled book is the one in force at the first file's time on an empty database", async (t) => {

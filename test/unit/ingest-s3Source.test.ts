@@ -9,6 +9,8 @@ import { cp, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalSource } from '../../src/ingest/sources/local.js';
+import { defaultConfig } from '../../src/config.js';
+import { resolveIngestion } from '../../src/ingest/setup.js';
 import { openStreamSource } from '../../src/ingest/sources/open.js';
 import { parseS3Url, S3Source, type S3SourceOptions, S3SourceError } from '../../src/ingest/sources/s3.js';
 import type { StreamSource } from '../../src/ingest/sources/source.js';
@@ -18,6 +20,7 @@ import { parseAddressBook } from '../../src/ingest/verification/addressBook.js';
 import { reachConsensus } from '../../src/ingest/verification/consensus.js';
 import { writeStream } from '../../tools/stream/writeStream.js';
 import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from '../support/s3Server.js';
+import { testBookPath } from '../support/streamBuckets.js';
 import { STREAMS_DIR } from '../support/streamGroundTruth.js';
 
 const BUCKET = 'lqs-streams';
@@ -296,6 +299,55 @@ describe('S3 stream source against a local S3-compatible server', () => {
     await assert.rejects(openStreamSource(join(treeRoot, 'missing')), /stream source folder .*missing does not exist/);
     await assert.rejects(openStreamSource(join(treeRoot, 'tree', 'extra', 'a.rcd')), /is not a folder/);
     await assert.rejects(openStreamSource('gs://bucket/x'), /unsupported stream source gs:\/\/bucket\/x/);
+  });
+
+  it('the ingest.s3.* settings reach the source: region, endpoint, path style, requester pays, GCS project, anonymous', async () => {
+    const ingest = defaultConfig().ingest;
+    const settings = {
+      ...ingest,
+      source: `s3://${PREFIXED}/mainnet`,
+      addressBook: testBookPath('test-v6-sidecar-4n.bin'),
+      s3: {
+        region: 'eu-west-1',
+        endpoint: server.endpoint,
+        forcePathStyle: true,
+        requesterPays: true,
+        anonymous: true,
+        gcsProject: 'lqs-billing',
+      },
+    };
+    const signed = (await resolveIngestion(settings, true)).source;
+    opened.push(signed);
+    assert.ok(signed instanceof S3Source);
+    let from = server.requests.length;
+    assert.deepEqual(await signed.folders('demo/'), await local.folders('demo/'));
+    for (const r of server.requests.slice(from)) {
+      assert.match(r.url, new RegExp(`^/${PREFIXED}/\\?`), 'path style');
+      // signed with the query parameter: s3rver checks the signature over it
+      assert.equal(new URL(r.url, server.endpoint).searchParams.get('userProject'), 'lqs-billing');
+      assert.equal(r.headers['x-amz-request-payer'], 'requester');
+      assert.match(String(r.headers.authorization), /Credential=S3RVER\/\d{8}\/eu-west-1\//);
+    }
+    delete process.env.AWS_ACCESS_KEY_ID;
+    delete process.env.AWS_SECRET_ACCESS_KEY;
+    try {
+      const unsigned = (await resolveIngestion({ ...settings, s3: { ...settings.s3, requesterPays: false, gcsProject: '' } })).source;
+      opened.push(unsigned);
+      from = server.requests.length;
+      assert.deepEqual(await unsigned.folders('demo/'), await local.folders('demo/'));
+      for (const r of server.requests.slice(from)) {
+        assert.equal(r.headers.authorization, undefined);
+        assert.equal(r.headers['x-amz-request-payer'], undefined);
+        assert.equal(new URL(r.url, server.endpoint).searchParams.get('userProject'), null);
+      }
+    } finally {
+      process.env.AWS_ACCESS_KEY_ID = S3RVER_CREDENTIALS.accessKeyId;
+      process.env.AWS_SECRET_ACCESS_KEY = S3RVER_CREDENTIALS.secretAccessKey;
+    }
+    await assert.rejects(
+      resolveIngestion({ ...settings, source: 's3://no-such-bucket/x' }, true),
+      (e: Error) => e.name === 'UserError' && /^s3:\/\/no-such-bucket\/x\/: listing the folders under '' .*NoSuchBucket/.test(e.message),
+    );
   });
 
   it('a stopped server: one line naming the bucket and the connection failure', async () => {

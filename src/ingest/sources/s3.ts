@@ -4,7 +4,7 @@
  * them, and listings come in S3's byte order of the keys.
  */
 import { GetObjectCommand, ListObjectsV2Command, type ListObjectsV2CommandOutput, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import type { ListOptions, StreamObject, StreamSource } from './source.js';
+import { type ListOptions, type StreamObject, type StreamSource, StreamSourceError } from './source.js';
 
 export interface S3SourceOptions {
   /** the bucket's region; default: the AWS chain's (AWS_REGION, the profile), else us-east-1 */
@@ -17,12 +17,14 @@ export interface S3SourceOptions {
   requesterPays?: boolean;
   /** send unsigned requests when the AWS credential chain finds no credentials (public buckets) */
   anonymous?: boolean;
+  /** the Google Cloud project a GCS requester-pays bucket bills, sent as the `userProject` query parameter */
+  gcsProject?: string;
   /** objects per ListObjectsV2 page (at most 1000; smaller only in tests) */
   pageSize?: number;
 }
 
 /** A failed S3 request: one line with the source, the bucket and key, and the cause, never a credential. */
-export class S3SourceError extends Error {
+export class S3SourceError extends StreamSourceError {
   constructor(message: string) {
     super(message);
     this.name = 'S3SourceError';
@@ -73,6 +75,18 @@ export class S3Source implements StreamSource {
     this.description = `s3://${bucket}/${root}`;
     this.payer = options.requesterPays ? { RequestPayer: 'requester' } : {};
     this.pageSize = Math.max(1, Math.min(MAX_PAGE, options.pageSize ?? MAX_PAGE));
+    const project = options.gcsProject;
+    if (project) {
+      // before signing, so that the signature covers it; GCS ignores x-amz-request-payer
+      client.middlewareStack.add(
+        (next) => async (args) => {
+          const request = args.request as { query?: Record<string, string | string[] | null> };
+          request.query = { ...request.query, userProject: project };
+          return next(args);
+        },
+        { step: 'build', name: 'gcsUserProject' },
+      );
+    }
   }
 
   /** Opens `s3://bucket/prefix`; resolves the region and, with `anonymous`, whether credentials exist. */

@@ -30,3 +30,11 @@ export interface StreamSource {
   /** releases connections; the source is not used afterwards */
   close(): Promise<void>;
 }
+
+/** The source could not be listed or read (a network failure, a missing bucket, refused access): one line, never a secret. */
+export class StreamSourceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StreamSourceError';
+  }
+}
