@@ -33,6 +33,8 @@ export interface IngestEvents {
   refused?(error: StreamFileError, retryMs: number | null): void;
   /** nothing new; the source is polled again after `waitMs` */
   idle?(waitMs: number): void;
+  /** time spent on one step: `read` fetches, parses and verifies the next file, `write` stores it */
+  timed?(phase: 'read' | 'write', nanos: bigint): void;
 }
 
 export interface IngestOptions {
@@ -104,8 +106,10 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
   progress.newest = last?.consensusEnd ?? null;
   while (!signal?.aborted) {
     let accepted: Awaited<ReturnType<Walker['next']>>;
+    const readStart = process.hrtime.bigint();
     try {
       accepted = await walker.next(last);
+      events?.timed?.('read', process.hrtime.bigint() - readStart);
     } catch (e) {
       if (!(e instanceof StreamFileError) || options.once) throw e;
       progress.failures++;
@@ -121,7 +125,9 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
       wait = Math.min(wait * 2, maxPollMs);
       continue;
     }
+    const writeStart = process.hrtime.bigint();
     const index = await writeAcceptedFile(db, accepted);
+    events?.timed?.('write', process.hrtime.bigint() - writeStart);
     if (accepted.rows.fileData.some((row) => row.entity_id === bookFile)) {
       const book = await streamAddressBook(db, options.shardRealm);
       if (book) walker.useAddressBook(book);
