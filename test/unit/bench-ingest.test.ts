@@ -4,7 +4,8 @@ import { BenchUsageError } from '../../tools/bench/options.js';
 import { type IngestRun, ingestFigures, ingestMarkdown, parseIngestBenchOptions } from '../../tools/bench/ingestReport.js';
 
 function run(backend: string, n: number, wallMs: number, cpuMs: number, readMs: number, writeMs: number): IngestRun {
-  return { backend, run: n, files: 10, records: 5000, wallMs, cpuMs, readMs, writeMs };
+  const serverCpuMs = backend === 'postgres' ? wallMs / 4 : null;
+  return { backend, run: n, files: 10, records: 5000, wallMs, cpuMs, serverCpuMs, readMs, writeMs };
 }
 
 describe('bench ingest options', () => {
@@ -32,7 +33,7 @@ describe('bench ingest options', () => {
 });
 
 describe('bench ingest figures', () => {
-  it("takes each backend's median over runs of records/s, files/s, the core share and the read/write shares", () => {
+  it("takes each backend's median over runs of records/s, files/s, the core shares and the read/write shares", () => {
     const figures = ingestFigures([
       run('postgres', 1, 1000, 500, 200, 700),
       run('pglite', 1, 4000, 3000, 400, 3400),
@@ -48,6 +49,7 @@ describe('bench ingest figures', () => {
         recordsPerSecond: 5000,
         filesPerSecond: 10,
         coreShare: 0.5,
+        serverCoreShare: 0.25,
         readShare: 0.2,
         writeShare: 0.7,
       },
@@ -59,6 +61,7 @@ describe('bench ingest figures', () => {
         recordsPerSecond: 1250,
         filesPerSecond: 2.5,
         coreShare: 0.75,
+        serverCoreShare: null,
         readShare: 0.1,
         writeShare: 0.85,
       },
@@ -70,9 +73,9 @@ describe('bench ingest figures', () => {
     assert.equal(
       text,
       'Ingestion\n\n' +
-        '| backend | runs | files | records | records/s | files/s | share of one core | reading + verification | writing |\n' +
-        '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n' +
-        '| postgres | 1 | 10 | 5000 | 2500 | 5.0 | 0.50 | 25 % | 70 % |\n',
+        '| backend | runs | files | records | records/s | files/s | share of one core | PostgreSQL server | reading + verification | writing |\n' +
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n' +
+        '| postgres | 1 | 10 | 5000 | 2500 | 5.0 | 0.50 | 0.25 | 25 % | 70 % |\n',
     );
   });
 });

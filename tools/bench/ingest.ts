@@ -15,6 +15,7 @@ import { resolveIngestion } from '../../src/ingest/setup.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { createScratchDatabase, DEFAULT_ADMIN_URL } from '../db/scratch.js';
 import { writeStream } from '../stream/writeStream.js';
+import { processCpuTimes } from './cpu.js';
 import { BenchUsageError } from './options.js';
 import {
   INGEST_USAGE,
@@ -46,6 +47,12 @@ async function ingestOnce(backend: 'postgres' | 'pglite', stream: string, run: n
       });
       const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
       const cpu = process.cpuUsage(cpuBefore);
+      // the server processes of this database's connections, opened for this run only (PostgreSQL on this host)
+      let serverCpuMs: number | null = null;
+      if (scratch) {
+        const pids = await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database()');
+        serverCpuMs = pids.map((p) => processCpuTimes(p.pid)).reduce((sum, t) => sum + t.userMs + t.kernelMs, 0);
+      }
       return {
         backend,
         run,
@@ -53,6 +60,7 @@ async function ingestOnce(backend: 'postgres' | 'pglite', stream: string, run: n
         records: progress.records,
         wallMs,
         cpuMs: (cpu.user + cpu.system) / 1000,
+        serverCpuMs,
         readMs: Number(spent.read) / 1e6,
         writeMs: Number(spent.write) / 1e6,
       };

@@ -73,6 +73,8 @@ export interface IngestRun {
   wallMs: number;
   /** the ingesting process's user + kernel CPU time */
   cpuMs: number;
+  /** the CPU time of the PostgreSQL server processes serving the run's connections; null for PGlite (in the process) */
+  serverCpuMs: number | null;
   /** fetching, parsing and verifying the files */
   readMs: number;
   /** writing them, one database transaction per file */
@@ -88,6 +90,8 @@ export interface IngestFigures {
   filesPerSecond: number;
   /** process CPU time / wall time (1 = one core busy) */
   coreShare: number;
+  /** the PostgreSQL server processes' CPU time / wall time; null for PGlite */
+  serverCoreShare: number | null;
   /** shares of the wall time */
   readShare: number;
   writeShare: number;
@@ -107,6 +111,7 @@ export function ingestFigures(runs: readonly IngestRun[]): IngestFigures[] {
       recordsPerSecond: of((r) => (r.records * 1000) / r.wallMs),
       filesPerSecond: of((r) => (r.files * 1000) / r.wallMs),
       coreShare: of((r) => r.cpuMs / r.wallMs),
+      serverCoreShare: mine.every((r) => r.serverCpuMs !== null) ? of((r) => r.serverCpuMs! / r.wallMs) : null,
       readShare: of((r) => r.readMs / r.wallMs),
       writeShare: of((r) => r.writeMs / r.wallMs),
     };
@@ -119,12 +124,12 @@ export function ingestMarkdown(figures: readonly IngestFigures[], heading: strin
   const lines = [
     heading,
     '',
-    '| backend | runs | files | records | records/s | files/s | share of one core | reading + verification | writing |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| backend | runs | files | records | records/s | files/s | share of one core | PostgreSQL server | reading + verification | writing |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const f of figures)
     lines.push(
-      `| ${f.backend} | ${f.runs} | ${f.files} | ${f.records} | ${Math.round(f.recordsPerSecond)} | ${f.filesPerSecond.toFixed(1)} | ${f.coreShare.toFixed(2)} | ${pct(f.readShare)} | ${pct(f.writeShare)} |`,
+      `| ${f.backend} | ${f.runs} | ${f.files} | ${f.records} | ${Math.round(f.recordsPerSecond)} | ${f.filesPerSecond.toFixed(1)} | ${f.coreShare.toFixed(2)} | ${f.serverCoreShare === null ? '-' : f.serverCoreShare.toFixed(2)} | ${pct(f.readShare)} | ${pct(f.writeShare)} |`,
     );
   return `${lines.join('\n')}\n`;
 }
