@@ -22,7 +22,10 @@ async function readColumnTypes(db: Queryable, table: string): Promise<Map<string
 /** The types of `table`'s columns in `db`, read once through `tx` (a failed read is tried again next time). */
 function typesOf(db: Db, tx: Queryable, table: string): Promise<Map<string, string>> {
   let tables = columnTypes.get(db);
-  if (!tables) columnTypes.set(db, (tables = new Map()));
+  if (!tables) {
+    tables = new Map();
+    columnTypes.set(db, tables);
+  }
   let types = tables.get(table);
   if (!types) {
     types = readColumnTypes(tx, table);
