@@ -177,8 +177,10 @@ function program(): Command {
       .action(async (args: string[]) => {
         exitCode = await run(args);
       });
-  passThrough('bench', 'measure every endpoint on generated datasets (bench --help lists the options)', async (args) =>
-    (await import('./bench/run.js')).runBench(args),
+  passThrough(
+    'bench',
+    'measure every endpoint on generated datasets, or ingestion with `bench ingest` (bench --help, bench ingest --help list the options)',
+    async (args) => (await import('./bench/run.js')).runBench(args),
   );
   passThrough(
     'soak',

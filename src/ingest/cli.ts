@@ -7,13 +7,20 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import { UserError } from '../userError.js';
-import { type IngestProgress, ingest } from './ingester.js';
+import { type IngestEvents, type IngestProgress, ingest } from './ingester.js';
 import { prepareIngestion, type ResolvedIngestion } from './setup.js';
 import { StreamSourceError } from './sources/source.js';
 import { StreamFileError } from './streamError.js';
 import { progressLine } from './progressLine.js';
 
-export async function runIngestCommand(db: Db, config: Config, resolved: ResolvedIngestion, once: boolean): Promise<IngestProgress> {
+export async function runIngestCommand(
+  db: Db,
+  config: Config,
+  resolved: ResolvedIngestion,
+  once: boolean,
+  /** the ingestion benchmark times the steps through it */
+  timed?: IngestEvents['timed'],
+): Promise<IngestProgress> {
   const options = await prepareIngestion(db, config, resolved.settings, resolved);
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -30,6 +37,7 @@ export async function runIngestCommand(db: Db, config: Config, resolved: Resolve
         },
         refused: (e, retryMs) => process.stderr.write(`${tty ? '\n' : ''}refused ${e.message}; trying again in ${retryMs} ms\n`),
         unavailable: (e, retryMs) => process.stderr.write(`${tty ? '\n' : ''}${e.message}; trying again in ${retryMs} ms\n`),
+        timed,
       },
     });
     if (tty) process.stderr.write('\n');

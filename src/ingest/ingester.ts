@@ -36,6 +36,8 @@ export interface IngestEvents {
   unavailable?(error: StreamSourceError, retryMs: number): void;
   /** nothing new; the source is polled again after `waitMs` */
   idle?(waitMs: number): void;
+  /** time spent on one step: `read` fetches, parses and verifies the next file, `write` stores it */
+  timed?(phase: 'read' | 'write', nanos: bigint): void;
 }
 
 export interface IngestOptions {
@@ -107,8 +109,10 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
   progress.newest = last?.consensusEnd ?? null;
   while (!signal?.aborted) {
     let accepted: Awaited<ReturnType<Walker['next']>>;
+    const readStart = process.hrtime.bigint();
     try {
       accepted = await walker.next(last);
+      events?.timed?.('read', process.hrtime.bigint() - readStart);
     } catch (e) {
       const refused = e instanceof StreamFileError;
       if (options.once || !(refused || e instanceof StreamSourceError)) throw e;
@@ -126,7 +130,9 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
       wait = Math.min(wait * 2, maxPollMs);
       continue;
     }
+    const writeStart = process.hrtime.bigint();
     const index = await writeAcceptedFile(db, accepted);
+    events?.timed?.('write', process.hrtime.bigint() - writeStart);
     if (accepted.rows.fileData.some((row) => row.entity_id === bookFile)) {
       const book = await streamAddressBook(db, options.shardRealm);
       if (book) walker.useAddressBook(book);

@@ -20,7 +20,9 @@ import { type AddressBook, nodeOfAccount, parseAddressBook } from '../../src/ing
 import { type NodeSignature, reachConsensus } from '../../src/ingest/verification/consensus.js';
 import { checkPreviousHash } from '../../src/ingest/verification/fileHashes.js';
 import { TransactionType } from '../../src/domain/transactionTypes.js';
+import { readRecordOutcome } from '../../src/ingest/proto/transactionDetails.js';
 import { writeSignatureFileV6 } from '../../tools/stream/recordFileV6.js';
+import { TransactionGenerator } from '../../tools/stream/transactions.js';
 import { type StreamSummary, writeStream } from '../../tools/stream/writeStream.js';
 
 const refusal = (pattern: RegExp) => (e: unknown) => e instanceof StreamFileError && pattern.test(e.message);
@@ -165,5 +167,16 @@ describe('synthetic signed record stream', () => {
     } finally {
       await rm(nodeOut, { recursive: true, force: true });
     }
+  });
+  it("writes records the service's reader decodes, consensus message receipts included", () => {
+    const generator = new TransactionGenerator(1, [3n, 4n]);
+    let messages = 0;
+    for (let i = 0; i < 200; i++) {
+      const item = generator.next(1767225600000000000n + BigInt(i) * 1000n);
+      const outcome = readRecordOutcome(item.record);
+      assert.equal(outcome.result, 22);
+      if (item.type === 'CONSENSUSSUBMITMESSAGE') messages++;
+    }
+    assert.ok(messages > 10, `${messages} consensus messages`);
   });
 });

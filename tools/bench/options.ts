@@ -8,6 +8,7 @@ import { TARGET_NAMES, type TargetName } from './targets.js';
 import { parseP99Budgets, type P99Budget } from './budgets.js';
 
 export const USAGE = `usage: npm run bench -- [--scale small|medium|large] [options]
+       npm run bench -- ingest [--size ci|large] [options]   (ingestion: bench ingest --help)
 
   --scale S           the larger dataset (default small); the run compares it with the next smaller one
   --compare S|none    the smaller dataset (default: one step below --scale)

@@ -91,7 +91,8 @@ export class TransactionGenerator {
         [payer, -fee],
       ];
       const runningHash = createHash('sha384').update(text).update(String(sequence)).digest();
-      receiptExtra = [int(5, sequence), bytes(6, runningHash), int(7, 3)];
+      // TransactionReceipt: topicSequenceNumber 7, topicRunningHash 8, topicRunningHashVersion 9
+      receiptExtra = [int(7, sequence), bytes(8, runningHash), int(9, 3)];
     }
     const memo = this.rng.chance(0.1) ? `synthetic ${this.rng.uint32()}` : '';
     const body = Buffer.concat([

@@ -1,12 +1,13 @@
 /**
  * Writes one accepted file in ONE database transaction: its `record_file` row as the importer writes
- * it, then its transactions' rows. Files before v6 carry no block number: they get the previous row's
+ * it, then its transactions' rows (one statement per table). Files before v6 carry no block number: they get the previous row's
  * index + 1 (0 for the first), and when the first v6 file follows such rows every earlier row is
  * shifted so that the indexes run on into the v6 file's block number, as the importer anchors them.
  */
 import type { Db, Queryable } from '../../db/db.js';
 import { type ColumnValues, insertRows } from '../../ledgerSetup/insert.js';
 import type { NativeBlock, RecordFile } from '../recordFile.js';
+import { insertColumns } from './columnInsert.js';
 import type { TransactionRows } from './transactionRows.js';
 
 export interface AcceptedFile {
@@ -88,11 +89,11 @@ export async function writeAcceptedFile(db: Db, accepted: AcceptedFile): Promise
     const index = await anchorIndex(tx, accepted.file);
     await insertRows(tx, 'record_file', [recordFileRow(accepted, index, loadStart)]);
     const { rows } = accepted;
-    await insertRows(tx, 'transaction', rows.transaction);
-    await insertRows(tx, 'crypto_transfer', rows.cryptoTransfer);
-    await insertRows(tx, 'token_transfer', rows.tokenTransfer);
-    await insertRows(tx, 'staking_reward_transfer', rows.stakingRewardTransfer);
-    await insertRows(tx, 'file_data', rows.fileData);
+    await insertColumns(db, tx, 'transaction', rows.transaction);
+    await insertColumns(db, tx, 'crypto_transfer', rows.cryptoTransfer);
+    await insertColumns(db, tx, 'token_transfer', rows.tokenTransfer);
+    await insertColumns(db, tx, 'staking_reward_transfer', rows.stakingRewardTransfer);
+    await insertColumns(db, tx, 'file_data', rows.fileData);
     return index;
   });
 }
