@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { demoExampleUrls } from '../../src/demo/ledger.js';
-import { createPrivatePostgres, type PrivatePostgres } from '../support/privatePostgres.js';
+import { createPrivatePostgres, type PrivatePostgres, takeEverySlot } from '../support/privatePostgres.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const LOAD_SECONDS = Number(process.env.LQS_CHAOS_SECONDS ?? 60);
@@ -179,17 +179,7 @@ describe('chaos: database faults and hostile clients under load', () => {
     const holdEverySlot = async (ms: number): Promise<number> => {
       const others: pg.Client[] = [];
       try {
-        for (;;) {
-          const client = new pg.Client({ connectionString: server.adminUrl });
-          client.on('error', () => undefined);
-          try {
-            await client.connect();
-          } catch (err) {
-            assert.match((err as Error).message, /too many clients/);
-            break;
-          }
-          others.push(client);
-        }
+        others.push(...(await takeEverySlot(server.adminUrl)));
         phase = 'every slot taken';
         await sleep(ms);
         phase = null;

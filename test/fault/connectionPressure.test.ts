@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Harness } from '../../tools/testApp/harness.js';
 import { FAULT_BLOCKS } from '../support/faultHarness.js';
 import { get } from '../support/harness.js';
-import { createPrivatePostgres, privatePostgresSkipReason, type PrivatePostgres } from '../support/privatePostgres.js';
+import { createPrivatePostgres, privatePostgresSkipReason, type PrivatePostgres, takeEverySlot } from '../support/privatePostgres.js';
 
 const POOL_SIZE = 4;
 const STATEMENT_TIMEOUT_MS = 3000;
@@ -76,17 +76,7 @@ describe('connection pressure on a private PostgreSQL server', { skip: privatePo
     assert.equal((await get(app, '/health/readiness')).status, 200);
     const others: pg.Client[] = [];
     try {
-      for (;;) {
-        const client = new pg.Client({ connectionString: server.adminUrl });
-        client.on('error', () => undefined);
-        try {
-          await client.connect();
-        } catch (err) {
-          assert.match((err as Error).message, /too many clients/);
-          break;
-        }
-        others.push(client);
-      }
+      others.push(...(await takeEverySlot(server.adminUrl)));
       const counts = await load(app, ['/api/v1/blocks/2', '/api/v1/accounts/0.0.3', '/health/readiness'], 8, 2000);
       const waits = app.appDb.poolStats?.().waits ?? 0;
       console.log(`every slot taken (${others.length} other clients): ${JSON.stringify(Object.fromEntries(counts))}, pool waits ${waits}`);

@@ -188,3 +188,28 @@ async function privateServer(
   instance.start();
   return instance;
 }
+
+/**
+ * Other clients taking every connection slot the server of `adminUrl` has left: connects until the
+ * server answers "too many clients" (53300). The caller ends them; on any other failure the ones
+ * already connected are ended here.
+ */
+export async function takeEverySlot(adminUrl: string): Promise<pg.Client[]> {
+  const others: pg.Client[] = [];
+  try {
+    for (;;) {
+      const client = new pg.Client({ connectionString: adminUrl });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+      } catch (err) {
+        if (!/too many clients/.test((err as Error).message)) throw err;
+        return others;
+      }
+      others.push(client);
+    }
+  } catch (err) {
+    await Promise.all(others.map((c) => c.end().catch(() => undefined)));
+    throw err;
+  }
+}
