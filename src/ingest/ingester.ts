@@ -131,7 +131,7 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
       continue;
     }
     const writeStart = process.hrtime.bigint();
-    const index = await writeAcceptedFile(db, accepted);
+    const index = await writeAcceptedFile(db, accepted, { shardRealm: options.shardRealm, network: options.network });
     events?.timed?.('write', process.hrtime.bigint() - writeStart);
     if (accepted.rows.fileData.some((row) => row.entity_id === bookFile)) {
       const book = await streamAddressBook(db, options.shardRealm);

@@ -48,6 +48,8 @@ export interface TransactionBodyDetails {
   fileContents: Buffer | null;
   /** CryptoCreate's initial balance */
   initialBalance: bigint;
+  /** the raw bytes of the body's `data` oneof (the type's own message), for the state appliers to read */
+  data: Buffer | null;
 }
 
 export interface OutcomeDetails {
@@ -202,6 +204,7 @@ export function readTransactionBody(transaction: Uint8Array, signedTransaction =
     targetEntityId: null,
     fileContents: null,
     initialBalance: 0n,
+    data: null,
   };
   readFields(body, (field, wire, r) => {
     if (field === 1 && wire === WIRE_LENGTH) readTransactionId(r.bytes(), out);
@@ -211,7 +214,9 @@ export function readTransactionBody(transaction: Uint8Array, signedTransaction =
     else if (field === 6 && wire === WIRE_LENGTH) out.memo = view(r.bytes());
     else if (wire === WIRE_LENGTH && TYPE_IDS.has(field) && out.type === UNKNOWN_TYPE) {
       out.type = field;
-      readTypeBody(field, r.bytes(), out);
+      const data = r.bytes();
+      out.data = view(data);
+      readTypeBody(field, data, out);
     } else return false;
     return true;
   });

@@ -7,6 +7,7 @@
 import type { Db, Queryable } from '../../db/db.js';
 import { type ColumnValues, insertRows } from '../../ledgerSetup/insert.js';
 import type { NativeBlock, RecordFile } from '../recordFile.js';
+import { STATE_APPLIERS, type StateContext } from '../state/appliers.js';
 import { insertColumns } from './columnInsert.js';
 import type { TransactionRows } from './transactionRows.js';
 
@@ -82,8 +83,8 @@ async function anchorIndex(tx: Queryable, file: RecordFile | NativeBlock): Promi
   return file.index;
 }
 
-/** Writes the file's rows; throws (and writes nothing) when any statement fails. */
-export async function writeAcceptedFile(db: Db, accepted: AcceptedFile): Promise<bigint> {
+/** Writes the file's rows and applies its state changes; throws (and writes nothing) when any statement fails. */
+export async function writeAcceptedFile(db: Db, accepted: AcceptedFile, context: StateContext): Promise<bigint> {
   const loadStart = BigInt(Math.floor(Date.now() / 1000));
   return db.transaction(async (tx) => {
     const index = await anchorIndex(tx, accepted.file);
@@ -94,6 +95,7 @@ export async function writeAcceptedFile(db: Db, accepted: AcceptedFile): Promise
     await insertColumns(db, tx, 'token_transfer', rows.tokenTransfer);
     await insertColumns(db, tx, 'staking_reward_transfer', rows.stakingRewardTransfer);
     await insertColumns(db, tx, 'file_data', rows.fileData);
+    for (const apply of STATE_APPLIERS) await apply(tx, accepted, context);
     return index;
   });
 }

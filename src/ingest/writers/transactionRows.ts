@@ -28,19 +28,25 @@ export interface TransactionRows {
   tokenTransfer: ColumnValues[];
   stakingRewardTransfer: ColumnValues[];
   fileData: ColumnValues[];
+  /** every transaction of the file in consensus order, for the state appliers (src/ingest/state) */
+  decoded: DecodedTransaction[];
 }
 
 export function emptyRows(): TransactionRows {
-  return { transaction: [], cryptoTransfer: [], tokenTransfer: [], stakingRewardTransfer: [], fileData: [] };
+  return { transaction: [], cryptoTransfer: [], tokenTransfer: [], stakingRewardTransfer: [], fileData: [], decoded: [] };
 }
 
-interface Decoded {
+export interface DecodedTransaction {
   consensusTimestamp: bigint;
   parentConsensusTimestamp: bigint | null;
   body: TransactionBodyDetails;
   outcome: OutcomeDetails;
   index: number;
+  /** the serialized TransactionRecord (record streams and wrapped record blocks); null for native blocks */
+  record: Buffer | null;
 }
+
+type Decoded = DecodedTransaction;
 
 function entityOf(d: Decoded): bigint | null {
   if (CREATE_TYPES.has(d.body.type)) return d.outcome.receiptEntityId;
@@ -51,6 +57,7 @@ function addRows(rows: TransactionRows, d: Decoded, shardRealm: { shard: bigint;
   const { body, outcome, consensusTimestamp: ts } = d;
   const payer = body.payerAccountId;
   const entityId = entityOf(d);
+  rows.decoded.push(d);
   rows.transaction.push({
     consensus_timestamp: ts,
     type: body.type,
@@ -129,7 +136,14 @@ export function recordItemRows(file: string, items: RecordItem[], shardRealm: { 
     }
     addRows(
       rows,
-      { consensusTimestamp: item.consensusTimestamp, parentConsensusTimestamp: item.parentConsensusTimestamp, body, outcome, index },
+      {
+        consensusTimestamp: item.consensusTimestamp,
+        parentConsensusTimestamp: item.parentConsensusTimestamp,
+        body,
+        outcome,
+        index,
+        record: item.recordBytes,
+      },
       shardRealm,
     );
   }
@@ -154,7 +168,14 @@ export function blockTransactionRows(
     outcome.transactionHash = sha384(tx.signedTransactionBytes);
     addRows(
       rows,
-      { consensusTimestamp: tx.consensusTimestamp, parentConsensusTimestamp: outcome.parentConsensusTimestamp, body, outcome, index },
+      {
+        consensusTimestamp: tx.consensusTimestamp,
+        parentConsensusTimestamp: outcome.parentConsensusTimestamp,
+        body,
+        outcome,
+        index,
+        record: null,
+      },
       shardRealm,
     );
   }
