@@ -131,7 +131,8 @@ export async function serve(options: { migrate: boolean; loaded?: Config }): Pro
     );
     if (stopping) return;
     const missingIndexes = await during(findMissingOptionalIndexes(db));
-    if (missingIndexes.length > 0)
+    // with workers, the first one speaks for all: they read the same database
+    if (missingIndexes.length > 0 && (!worker || cluster.worker?.id === 1))
       logger.warn({ missingOptionalIndexes: missingIndexes.map((i) => i.name) }, missingIndexesWarning(missingIndexes));
     if (stopping) return;
     metrics = worker ? new WorkerMetrics(db) : new ServiceMetrics(db);

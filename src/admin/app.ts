@@ -5,6 +5,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { ConnectionCaps, ConnectionRefusalLog } from '../http/connectionCaps.js';
 import { installErrorHandling } from '../http/errorHandler.js';
 import { clientErrorHandler, connectRefusal, frameworkErrorHandler } from '../http/clientErrors.js';
 import { checkExpectation, checkHost } from '../http/requestTarget.js';
@@ -23,6 +24,13 @@ const ADMIN_REQUEST_TIMEOUT_MS = 10_000;
 
 const NOSNIFF = { 'x-content-type-options': 'nosniff' };
 
+/**
+ * The admin listener's connection caps. Fixed rather than settings: the listener serves a few
+ * operators' requests, so these only bound what a client that reaches the port can hold open
+ * (sockets, file descriptors) without ever touching legitimate use.
+ */
+export const ADMIN_CONNECTION_LIMITS = { maxConnections: 64, maxConnectionsPerAddress: 8 } as const;
+
 export interface AdminAppOptions {
   /** `admin.*` is read here: credentials once, the lockout settings on every failure */
   config: Config;
@@ -32,6 +40,8 @@ export interface AdminAppOptions {
   nowMs?: () => number;
   /** interval of the refusal log's summaries (tests) */
   refusalLogIntervalMs?: number;
+  /** interval of the connection refusal log's summaries (tests) */
+  connectionLogIntervalMs?: number;
   /** told of every level change after `logger`'s (the cluster primary passes it on to its workers) */
   onLevelChange?: (level: LogLevel) => void;
 }
@@ -79,6 +89,14 @@ export async function buildAdminApp(options: AdminAppOptions): Promise<FastifyIn
     app.log.warn('no admin credentials configured (admin.users, admin.usersFile): /change-log-level refuses every request');
   }
   installErrorHandling(app);
+  const connectionRefusals = new ConnectionRefusalLog(app.log, ADMIN_CONNECTION_LIMITS, options.connectionLogIntervalMs);
+  new ConnectionCaps(ADMIN_CONNECTION_LIMITS, (reason, address, open) => connectionRefusals.record(reason, address, open)).install(
+    app.server,
+  );
+  app.addHook('onClose', (_instance, done) => {
+    connectionRefusals.close();
+    done();
+  });
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
   app.server.on('connect', connectRefusal(NOSNIFF));
   app.addHook('onRequest', (request, _reply, done) => {

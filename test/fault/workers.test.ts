@@ -53,6 +53,8 @@ async function blockDatabase(): Promise<ScratchDatabase> {
   const owner = await openPostgres({ url: scratch.url, poolSize: 2, statementTimeoutMs: 10_000, connectionTimeoutMs: 3000 });
   await migrate(owner);
   await new SetupLoader(owner, { shard: 0n, realm: 0n }).load({ recordFiles: [{ index: 1, hash: 'cd'.repeat(48) }] });
+  // one optional index missing, as on a mirror node database: the start-up warning is given once, not per worker
+  await owner.exec('drop index token_balance__account_token_latest');
   await owner.close();
   return scratch;
 }
@@ -124,6 +126,7 @@ describe('serve with two worker processes', { skip: await postgresServerSkipReas
         .map((l) => l.pid),
     );
     assert.deepEqual([...served].sort(), [...workerPids].sort(), 'both workers answered');
+    assert.equal(lines().filter((l) => 'missingOptionalIndexes' in l).length, 1, 'one missing-index warning for all workers');
     // one pid per line, the primary's lines and the workers' alike ('worker died' names the worker as workerPid)
     for (const line of stdout.split('\n').filter((l) => l.startsWith('{'))) assert.equal(line.match(/"pid":/g)?.length, 1, line);
     // a scrape on either worker counts the requests of both (scrapes are not counted)

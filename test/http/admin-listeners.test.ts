@@ -2,10 +2,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ADMIN_CONNECTION_LIMITS, buildAdminApp } from '../../src/admin/app.js';
 import { configWith } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startListeners } from '../../src/server.js';
@@ -134,6 +138,41 @@ describe('admin and public listeners', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('caps the admin port connections per address and in all, so idle sockets cannot shut operators out', async () => {
+    const raw: string[] = [];
+    const logger = createLogger('warn', { write: (line: string) => void raw.push(line) });
+    const app = await buildAdminApp({ config: configWith({ admin: { users: ['ops:pw'] } }), logger });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const sockets: Socket[] = [];
+    const open = async (localAddress: string) => {
+      const socket = connect({ port, host: '127.0.0.1', localAddress });
+      const state = { closed: false };
+      socket.on('error', () => undefined);
+      socket.on('close', () => (state.closed = true));
+      sockets.push(socket);
+      await once(socket, 'connect');
+      return state;
+    };
+    try {
+      const held = [];
+      for (let i = 0; i < ADMIN_CONNECTION_LIMITS.maxConnectionsPerAddress; i++) held.push(await open('127.0.0.2'));
+      const beyond = await open('127.0.0.2');
+      for (let waited = 0; !beyond.closed && waited < 5000; waited += 20) await sleep(20);
+      assert.equal(beyond.closed, true, 'the connection beyond the per-address cap is closed');
+      assert.equal(held.filter((s) => s.closed).length, 0, 'the connections within the cap stay open');
+      const res = await fetch(`http://127.0.0.1:${port}/change-log-level`, { headers: { authorization: AUTH } });
+      assert.equal(res.status, 200, 'another address is still served');
+      const refused = raw.map((l) => JSON.parse(l)).find((l) => l.msg === 'connection refused: at the connection cap');
+      assert.equal(refused?.reason, 'address');
+      assert.equal(refused?.clientAddress, '127.0.0.2');
+      assert.equal(refused?.listener, 'admin');
+    } finally {
+      for (const s of sockets) s.destroy();
+      await app.close();
     }
   });
 });
