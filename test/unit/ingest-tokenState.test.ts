@@ -262,4 +262,17 @@ describe('token state merge', () => {
     const alice = state.tokenAccounts.get(tokenAccountKey(id(ALICE), id(FT)))!;
     assert.deepEqual([alice.associated, alice.balance], [false, 0n]);
   });
+
+  it('associates the receiver of a claimed airdrop, then moves the amount', () => {
+    const s = new TokenScript(1_000n, 3n);
+    s.tokenCreate(TREASURY, { token: FT, treasury: TREASURY, name: 'F', symbol: 'F', initialSupply: 100n, kycKey: true });
+    const claim = s.claimAirdrop(ALICE, TREASURY, FT, 25n);
+    const state = run(s.items);
+    const alice = state.tokenAccounts.get(tokenAccountKey(id(ALICE), id(FT)))!;
+    assert.deepEqual(
+      [alice.associated, alice.automatic_association, alice.created_timestamp, alice.balance, alice.kyc_status],
+      [true, false, claim.consensusTimestamp, 25n, 2],
+    );
+    assert.equal(state.tokenAccounts.get(tokenAccountKey(id(TREASURY), id(FT)))!.balance, 75n);
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Token and NFT transactions as a record stream carries them, for the ingester's token applier:
  * TokenCreate, TokenAssociate, TokenMint, CryptoTransfer of tokens and NFTs, CryptoApproveAllowance
- * of NFTs, TokenBurn, TokenFreeze/Unfreeze, TokenGrantKyc, TokenDissociate and TokenUpdate, each a
+ * of NFTs, TokenBurn, TokenFreeze/Unfreeze, TokenGrantKyc, TokenDissociate, TokenUpdate and
+ * TokenClaimAirdrop, each a
  * `Transaction` (signedTransactionBytes) and its `TransactionRecord` with what the network records:
  * the receipt's token id, new total supply and serial numbers, the token transfer lists with their
  * NFT transfers, automatic token associations. The caller scripts the ledger (which ids, which
@@ -232,6 +233,21 @@ export class TokenScript {
   /** CryptoDeleteAllowance (49) of NFT serials: NftRemoveAllowance {token_id 1, owner 2, serial_numbers 3} */
   deleteNftAllowances(owner: bigint, token: bigint, serials: bigint[]): ScriptedItem {
     return this.add(owner, 49, message(2, id(1, token), id(2, owner), packed(3, serials)));
+  }
+
+  /** TokenClaimAirdrop (60) of a fungible airdrop: PendingAirdropId {sender_id 1, receiver_id 2, fungible_token_type 3}; the record moves the amount */
+  claimAirdrop(receiver: bigint, sender: bigint, token: bigint, amount: bigint): ScriptedItem {
+    return this.add(receiver, 60, message(1, id(1, sender), id(2, receiver), id(3, token)), {
+      fungible: [
+        {
+          token,
+          transfers: [
+            [sender, -amount],
+            [receiver, amount],
+          ],
+        },
+      ],
+    });
   }
 
   /** TokenUpdate (36) of the name and treasury; an NFT's treasury change carries a transfer of serial -1 */

@@ -295,6 +295,34 @@ export function readNftRemovals(data: Uint8Array): { token: bigint | null; owner
   return out;
 }
 
+/**
+ * TokenClaimAirdrop / TokenCancelAirdrop {pending_airdrops 1}: PendingAirdropId {sender_id 1,
+ * receiver_id 2, fungible_token_type 3 (TokenID) | non_fungible_token 4 (NftID {token_ID 1, serial_number 2})}.
+ */
+export function readPendingAirdrops(data: Uint8Array): { sender: bigint | null; receiver: bigint | null; token: bigint | null }[] {
+  const out: { sender: bigint | null; receiver: bigint | null; token: bigint | null }[] = [];
+  readFields(data, (field, wire, r) => {
+    if (field !== 1 || wire !== WIRE_LENGTH) return false;
+    const a = { sender: null as bigint | null, receiver: null as bigint | null, token: null as bigint | null };
+    readFields(r.bytes(), (f, w, rr) => {
+      if (w !== WIRE_LENGTH || f > 4) return false;
+      if (f === 1) a.sender = id(rr.bytes());
+      else if (f === 2) a.receiver = id(rr.bytes());
+      else if (f === 3) a.token = id(rr.bytes());
+      else
+        readFields(rr.bytes(), (nf, nw, nr) => {
+          if (nf !== 1 || nw !== WIRE_LENGTH) return false;
+          a.token = id(nr.bytes());
+          return true;
+        });
+      return true;
+    });
+    out.push(a);
+    return true;
+  });
+  return out;
+}
+
 export interface NftTransfer {
   tokenId: bigint;
   sender: bigint | null;

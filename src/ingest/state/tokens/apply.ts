@@ -10,6 +10,8 @@
  *   in place, only on an existing row. An association's freeze and KYC status follow the token's
  *   keys and freeze default; a token's creation associates its treasury (or the record's automatic
  *   associations) unfrozen and KYC-granted where the token has those keys.
+ *   A claimed airdrop associates its receiver (the pending airdrops themselves, `token_airdrop`, are
+ *   not kept); its transfer list moves the tokens.
  * - nft: every change is a version. A transfer clears the spender and delegating spender, a burn or
  *   wipe also the owner (a burned NFT is no one's); a metadata update keeps them.
  */
@@ -221,6 +223,12 @@ export class TokenState {
           if (r.token === null) continue;
           for (const serial of r.serials) this.changeNft(r.token, serial, ts, { spender: null, delegating_spender: null });
         }
+        break;
+      case 'claimAirdrop':
+        // a claim associates the receiver with the token, unless it already is
+        for (const [receiver, token] of op.claims)
+          if (this.tokenAccounts.get(tokenAccountKey(receiver, token))?.associated !== true)
+            this.associate(receiver, token, ts, false, this.defaultStatus(token));
         break;
       case 'none':
         break;

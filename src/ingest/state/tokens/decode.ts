@@ -11,6 +11,7 @@ import {
   readCryptoTransferNftTransfers,
   readNftApprovals,
   readNftRemovals,
+  readPendingAirdrops,
   readTokenAndAccount,
   readTokenCreate,
   readTokenMint,
@@ -38,6 +39,8 @@ export type TokenOp =
   | { kind: 'updateNfts'; token: bigint; serials: bigint[]; metadata: Buffer }
   | { kind: 'approve'; approvals: NftApproval[] }
   | { kind: 'deleteAllowance'; removals: { token: bigint | null; owner: bigint | null; serials: bigint[] }[] }
+  /** the [receiver, token] pairs of the pending airdrops a TokenClaimAirdrop claims */
+  | { kind: 'claimAirdrop'; claims: [bigint, bigint][] }
   | { kind: 'none' };
 
 export interface TokenTransaction {
@@ -108,6 +111,11 @@ function opOf(d: DecodedTransaction): TokenOp {
       return { kind: 'approve', approvals: readNftApprovals(data) };
     case 49:
       return { kind: 'deleteAllowance', removals: readNftRemovals(data) };
+    case 60: {
+      const claims: [bigint, bigint][] = [];
+      for (const a of readPendingAirdrops(data)) if (a.receiver !== null && a.token !== null) claims.push([a.receiver, a.token]);
+      return { kind: 'claimAirdrop', claims };
+    }
     default:
       return { kind: 'none' };
   }

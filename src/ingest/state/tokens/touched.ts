@@ -64,6 +64,12 @@ export function touchedKeys(transactions: readonly TokenTransaction[]): TouchedK
       case 'deleteAllowance':
         for (const r of op.removals) for (const serial of r.serials) nft(r.token, serial);
         break;
+      case 'claimAirdrop':
+        for (const [receiver, token] of op.claims) {
+          keys.tokens.add(token);
+          pair(receiver, token);
+        }
+        break;
       case 'none':
         break;
     }
