@@ -5,7 +5,9 @@
  * that failed to list or read, with backoff, reporting the stall, and polls with backoff while
  * nothing is new. Aborting `signal` lets the file
  * in hand finish (or roll back) and returns. The address book file 0.0.102 the stream publishes
- * replaces the initial book from the file after it on.
+ * replaces the initial book from the file after it on. With `balances`, the source's balance files
+ * are taken too, each once the record files up to its time are in. On mainnet the errata are applied
+ * to each file before it is written (src/ingest/errata).
  */
 import type { Db } from '../db/db.js';
 import { type StreamSource, StreamSourceError } from './sources/source.js';
@@ -17,6 +19,7 @@ import { BlockWalker } from './walkers/blockWalker.js';
 import { RecordStreamWalker } from './walkers/recordStreamWalker.js';
 import type { TrustCheckpoint, Walker } from './walkers/walker.js';
 import { type AcceptedFile, lastRecordFile, writeAcceptedFile } from './writers/recordFileWriter.js';
+import { applyMainnetErrata } from './errata/mainnetErrata.js';
 import { BalanceFileWalker } from './walkers/balanceFileWalker.js';
 import { type AcceptedBalanceFile, lastBalanceFile, writeBalanceFile } from './writers/balanceFileWriter.js';
 
@@ -169,6 +172,7 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
       continue;
     }
     const writeStart = process.hrtime.bigint();
+    if (options.network === 'mainnet') applyMainnetErrata(accepted, last?.consensusEnd ?? null, options.shardRealm);
     const index = await writeAcceptedFile(db, accepted, context);
     events?.timed?.('write', process.hrtime.bigint() - writeStart);
     if (accepted.rows.fileData.some((row) => row.entity_id === bookFile)) {
