@@ -129,16 +129,21 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
   let lastBalance = balances ? await lastBalanceFile(db) : null;
   /** the next balance file, read and verified, waiting for the record files up to its time */
   let pendingBalance: AcceptedBalanceFile | null = null;
+  /** the source had no balance file after the last one: it is listed again only once the record files run out */
+  let balancesExhausted = false;
   const context = { shardRealm: options.shardRealm, network: options.network, balanceFiles: options.balances === true };
   let wait = pollMs;
   progress.newest = last?.consensusEnd ?? null;
   while (!signal?.aborted) {
     let accepted: AcceptedFile | null;
     const readStart = process.hrtime.bigint();
+    let listedBalances = false;
     try {
-      if (balances && pendingBalance === null) {
+      if (balances && pendingBalance === null && !balancesExhausted) {
+        listedBalances = true;
         const name = await balances.nextName(lastBalance?.name ?? null);
         if (name !== null) pendingBalance = await balances.accept(name);
+        else balancesExhausted = true;
       }
       // a balance file goes in once the record files up to its time are in, so that the
       // transfers after it are the ones its starting state adds (see initialBalances.ts)
@@ -165,6 +170,11 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
       continue;
     }
     if (accepted === null) {
+      if (balancesExhausted && !listedBalances) {
+        // caught up with the record files: look for a new balance file once before waiting
+        balancesExhausted = false;
+        continue;
+      }
       if (options.once) break;
       events?.idle?.(wait);
       await sleep(wait, signal);
