@@ -136,7 +136,8 @@ describe('spurious transfers', () => {
   const marks = (ns: bigint, status: number) => {
     const rows = recordItemRows('t', [cryptoTransfer(ns, status)], SHARD_REALM);
     const marked = markSpuriousTransfers(rows);
-    return { marked, errata: rows.cryptoTransfer.map((r) => [r.entity_id, r.amount, r.errata]) };
+    const applied = rows.decoded[0]!.outcome.transfers.map((t) => [t.accountId, t.amount]);
+    return { marked, errata: rows.cryptoTransfer.map((r) => [r.entity_id, r.amount, r.errata]), applied };
   };
 
   it("marks a failed 2019 CryptoTransfer's transfers that its body asked for, not its fees", () => {
@@ -149,11 +150,17 @@ describe('spurious transfers', () => {
         [1001n, -500n, 'DELETE'],
         [1002n, 500n, 'DELETE'],
       ],
+      applied: [
+        [1001n, -84_000n],
+        [3n, 4_000n],
+        [98n, 80_000n],
+      ],
     });
   });
 
   it('leaves successful ones and those from 2020 on alone', () => {
     assert.equal(marks(IN_2019, 22).marked, 0);
+    assert.equal(marks(IN_2019, 22).applied.length, 5);
     assert.equal(marks(SPURIOUS_TRANSFERS_BEFORE, 28).marked, 0);
     assert.equal(marks(SPURIOUS_TRANSFERS_BEFORE - 1n, 28).marked, 2);
   });

@@ -2,8 +2,9 @@
  * Mainnet's spurious transfers: until a services fix of late 2019, a failed CryptoTransfer's record
  * still listed the transfers its body asked for, though they never happened. As the importer parses
  * them, a transfer of such a record (not successful, a CryptoTransfer, before 1577836799000000000)
- * whose account and amount are one of the body's transfers is stored with `errata = 'DELETE'`; the
- * balances leave it out.
+ * whose account and amount are one of the body's transfers is stored with `errata = 'DELETE'` and
+ * taken out of the decoded transaction's transfers, so that the state appliers leave it out of the
+ * balances.
  */
 import { readFields, WIRE_LENGTH } from '../../domain/protobuf.js';
 import { type AccountAmount, readTransferList } from '../proto/transactionDetails.js';
@@ -40,6 +41,13 @@ export function markSpuriousTransfers(rows: TransactionRows): number {
     const spurious = asked?.some((a) => a.accountId === row.entity_id && a.amount === row.amount) === true;
     row.errata = spurious ? 'DELETE' : (row.errata ?? null);
     if (spurious) marked++;
+  }
+  // the state appliers read the decoded transactions: what never happened is not there
+  for (const d of rows.decoded) {
+    const asked = failed.get(d.consensusTimestamp);
+    if (!asked) continue;
+    const happened = d.outcome.transfers.filter((t) => !asked.some((a) => a.accountId === t.accountId && a.amount === t.amount));
+    d.outcome = { ...d.outcome, transfers: happened };
   }
   return marked;
 }
