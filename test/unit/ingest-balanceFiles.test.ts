@@ -86,7 +86,7 @@ describe('account balance files', () => {
     assert.deepEqual(account.tokens, [{ tokenId: encodeEntityId(0n, 0n, 1006n), balance: 1_000_000n }]);
   });
 
-  it('refuses the empty .csv decoys of the mixed folder and a line that is not an account', () => {
+  it('refuses the empty .csv decoys of the mixed folder, a line that is not an account, a balance beyond 64 bits', () => {
     const decoy = 'accountBalances/mixed/balance0.0.3/2021-03-10T22_12_56.075092Z_Balances.csv';
     assert.throws(
       () => read(decoy),
@@ -96,6 +96,11 @@ describe('account balance files', () => {
     assert.throws(
       () => readBalanceFile('x_Balances.csv', bad),
       (e) => e instanceof StreamFileError && /line 3/.test(e.message),
+    );
+    const huge = Buffer.from('TimeStamp:2019-08-30T18:15:00.016002001Z\nshardNum,realmNum,accountNum,balance\n0,0,2,9223372036854775808\n');
+    assert.throws(
+      () => readBalanceFile('x_Balances.csv', huge),
+      (e) => e instanceof StreamFileError && /beyond a 64-bit/.test(e.message),
     );
   });
 
