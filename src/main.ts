@@ -53,6 +53,7 @@ interface IngestCommandOptions {
   addressBook?: string;
   network?: string;
   trust?: string;
+  balances?: boolean;
   s3Region?: string;
   s3Endpoint?: string;
   s3ForcePathStyle?: boolean;
@@ -138,6 +139,7 @@ function program(): Command {
     .option('--address-book <file>', 'the NodeAddressBook file whose keys verify the signatures')
     .option('--network <name>', 'use the bundled address book of this network (mainnet, testnet, previewnet, demo)')
     .option('--trust <number:hash>', 'a block whose hash is trusted: native block streams start at it or right after it')
+    .option('--balances', "also the account balance files of the source's accountBalances/ (the first: the starting balances)")
     .option('--s3-region <region>', "an s3:// source's region (default: the AWS chain's, else us-east-1)")
     .option('--s3-endpoint <url>', 'an S3-compatible endpoint instead of AWS (https://storage.googleapis.com for GCS)')
     .option('--s3-force-path-style', 'address objects as endpoint/bucket/key (local S3-compatible servers)')
@@ -159,6 +161,7 @@ function program(): Command {
           addressBook: options.addressBook ?? configured.addressBook,
           network: options.network ?? configured.network,
           trust: options.trust ?? configured.trust,
+          balances: options.balances ?? configured.balances,
           s3: {
             region: options.s3Region ?? s3.region,
             endpoint: options.s3Endpoint ?? s3.endpoint,

@@ -5,7 +5,9 @@
  * that failed to list or read, with backoff, reporting the stall, and polls with backoff while
  * nothing is new. Aborting `signal` lets the file
  * in hand finish (or roll back) and returns. The address book file 0.0.102 the stream publishes
- * replaces the initial book from the file after it on.
+ * replaces the initial book from the file after it on. With `balances`, the source's balance files
+ * are taken too, each once the record files up to its time are in. On mainnet the errata are applied
+ * to each file before it is written (src/ingest/errata).
  */
 import type { Db } from '../db/db.js';
 import { type StreamSource, StreamSourceError } from './sources/source.js';
@@ -16,7 +18,10 @@ import { ADDRESS_BOOK_FILE_NUM, streamAddressBook } from './verification/streamA
 import { BlockWalker } from './walkers/blockWalker.js';
 import { RecordStreamWalker } from './walkers/recordStreamWalker.js';
 import type { TrustCheckpoint, Walker } from './walkers/walker.js';
-import { lastRecordFile, writeAcceptedFile } from './writers/recordFileWriter.js';
+import { type AcceptedFile, lastRecordFile, writeAcceptedFile } from './writers/recordFileWriter.js';
+import { applyMainnetErrata } from './errata/mainnetErrata.js';
+import { BalanceFileWalker } from './walkers/balanceFileWalker.js';
+import { type AcceptedBalanceFile, lastBalanceFile, writeBalanceFile } from './writers/balanceFileWriter.js';
 
 export interface IngestProgress {
   files: number;
@@ -25,6 +30,8 @@ export interface IngestProgress {
   newest: bigint | null;
   /** consecutive refusals of the file in hand (following) */
   failures: number;
+  /** account balance files written (`balances`) */
+  balanceFiles?: number;
 }
 
 export interface IngestEvents {
@@ -48,6 +55,8 @@ export interface IngestOptions {
   network: string | null;
   trust: TrustCheckpoint | null;
   shardRealm: { shard: bigint; realm: bigint };
+  /** also the account balance files of the source's `accountBalances/` (see BalanceFileWalker) */
+  balances?: boolean;
   once: boolean;
   /** first wait when nothing is new or a file is refused; doubles up to `maxPollMs` */
   pollMs?: number;
@@ -56,12 +65,21 @@ export interface IngestOptions {
   events?: IngestEvents;
 }
 
+const NO_RECORD_FILES: Walker = {
+  kind: 'no record files',
+  next: async () => null,
+  firstFileNanos: async () => null,
+  useAddressBook: () => {},
+};
+
 /** The walker for what the source holds: block files when it has `block/`, else record streams. */
 export async function walkerFor(options: IngestOptions): Promise<Walker> {
   const { source, book, network, trust, shardRealm } = options;
   const top = await source.folders('');
   if (top.includes('block/')) return new BlockWalker({ source, book, trust, shardRealm });
   const recordLike = top.some((f) => f === 'recordstreams/' || /^\d+\/$/.test(f) || (network !== null && f === `${network}/`));
+  // balance files alone: there is no record file to walk
+  if (!recordLike && options.balances && top.includes('accountBalances/')) return NO_RECORD_FILES;
   if (!recordLike) {
     throw new StreamFileError(
       source.description,
@@ -94,24 +112,43 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
   let last = await lastRecordFile(db);
   // the book the stream published last replaces the initial one, as the importer keeps it
   const stored = await streamAddressBook(db, options.shardRealm);
-  if (stored) walker.useAddressBook(stored);
+  let book = options.book;
+  if (stored) book = stored;
   else if (last === null && options.bookAt) {
     const start = await walker.firstFileNanos().catch((e: unknown) => {
       // a first file that cannot be read is refused by the walk itself, with its reason
       if (e instanceof StreamFileError) return null;
       throw e;
     });
-    if (start !== null) walker.useAddressBook(options.bookAt(start));
+    if (start !== null) book = options.bookAt(start);
   }
+  if (book !== options.book) walker.useAddressBook(book);
   const bookFile = encodeEntityId(options.shardRealm.shard, options.shardRealm.realm, ADDRESS_BOOK_FILE_NUM);
-  const progress: IngestProgress = { files: 0, records: 0, newest: null, failures: 0 };
+  const progress: IngestProgress = { files: 0, records: 0, newest: null, failures: 0, balanceFiles: 0 };
+  const balances = options.balances ? new BalanceFileWalker(options.source, book) : null;
+  let lastBalance = balances ? await lastBalanceFile(db) : null;
+  /** the next balance file, read and verified, waiting for the record files up to its time */
+  let pendingBalance: AcceptedBalanceFile | null = null;
+  /** the source had no balance file after the last one: it is listed again only once the record files run out */
+  let balancesExhausted = false;
+  const context = { shardRealm: options.shardRealm, network: options.network, balanceFiles: options.balances === true };
   let wait = pollMs;
   progress.newest = last?.consensusEnd ?? null;
   while (!signal?.aborted) {
-    let accepted: Awaited<ReturnType<Walker['next']>>;
+    let accepted: AcceptedFile | null;
     const readStart = process.hrtime.bigint();
+    let listedBalances = false;
     try {
-      accepted = await walker.next(last);
+      if (balances && pendingBalance === null && !balancesExhausted) {
+        listedBalances = true;
+        const name = await balances.nextName(lastBalance?.name ?? null);
+        if (name !== null) pendingBalance = await balances.accept(name);
+        else balancesExhausted = true;
+      }
+      // a balance file goes in once the record files up to its time are in, so that the
+      // transfers after it are the ones its starting state adds (see initialBalances.ts)
+      const balanceDue = pendingBalance !== null && last !== null && pendingBalance.file.consensusTimestamp <= last.consensusEnd;
+      accepted = balanceDue ? null : await walker.next(last);
       events?.timed?.('read', process.hrtime.bigint() - readStart);
     } catch (e) {
       const refused = e instanceof StreamFileError;
@@ -123,7 +160,21 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
       wait = Math.min(wait * 2, maxPollMs);
       continue;
     }
+    if (accepted === null && pendingBalance !== null) {
+      await writeBalanceFile(db, pendingBalance, options.network);
+      lastBalance = { name: pendingBalance.file.name, consensusTimestamp: pendingBalance.file.consensusTimestamp };
+      pendingBalance = null;
+      progress.balanceFiles = (progress.balanceFiles ?? 0) + 1;
+      progress.failures = 0;
+      wait = pollMs;
+      continue;
+    }
     if (accepted === null) {
+      if (balancesExhausted && !listedBalances) {
+        // caught up with the record files: look for a new balance file once before waiting
+        balancesExhausted = false;
+        continue;
+      }
       if (options.once) break;
       events?.idle?.(wait);
       await sleep(wait, signal);
@@ -131,11 +182,15 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
       continue;
     }
     const writeStart = process.hrtime.bigint();
-    const index = await writeAcceptedFile(db, accepted, { shardRealm: options.shardRealm, network: options.network });
+    if (options.network === 'mainnet') applyMainnetErrata(accepted, last?.consensusEnd ?? null, options.shardRealm);
+    const index = await writeAcceptedFile(db, accepted, context);
     events?.timed?.('write', process.hrtime.bigint() - writeStart);
     if (accepted.rows.fileData.some((row) => row.entity_id === bookFile)) {
-      const book = await streamAddressBook(db, options.shardRealm);
-      if (book) walker.useAddressBook(book);
+      const published = await streamAddressBook(db, options.shardRealm);
+      if (published) {
+        walker.useAddressBook(published);
+        balances?.useAddressBook(published);
+      }
     }
     const { file } = accepted;
     wait = pollMs;

@@ -16,5 +16,6 @@ export function progressLine(p: IngestProgress, nowMs = Date.now()): string {
 /** What `lqs ingest` prints when it ends: `ingested 2 files, 3 records; newest 2022-07-13T08:46:11.304284004Z` */
 export function ingestSummary(p: IngestProgress): string {
   const newest = p.newest === null ? 'the database holds no file yet' : `newest ${formatNanos(p.newest)}`;
-  return `ingested ${p.files} file${p.files === 1 ? '' : 's'}, ${p.records} record${p.records === 1 ? '' : 's'}; ${newest}`;
+  const balances = p.balanceFiles ? `, ${p.balanceFiles} balance file${p.balanceFiles === 1 ? '' : 's'}` : '';
+  return `ingested ${p.files} file${p.files === 1 ? '' : 's'}, ${p.records} record${p.records === 1 ? '' : 's'}${balances}; ${newest}`;
 }

@@ -106,6 +106,7 @@ export async function prepareIngestion(
       network: network || null,
       trust,
       shardRealm: { shard: config.shard, realm: config.realm },
+      balances: settings.balances,
       pollMs: settings.pollMs,
       maxPollMs: settings.maxPollMs,
     };

@@ -8,6 +8,7 @@ export interface RunOptions {
   addressBook?: string;
   network?: string;
   trust?: string;
+  balances?: boolean;
   signal?: AbortSignal;
   events?: IngestEvents;
 }
@@ -19,6 +20,7 @@ export async function ingestOnce(db: Db, config: Config, source: string, options
     addressBook: options.addressBook ?? '',
     network: options.network ?? '',
     trust: options.trust ?? '',
+    balances: options.balances ?? false,
   };
   const prepared = await prepareIngestion(db, config, settings);
   try {

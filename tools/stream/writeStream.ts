@@ -22,6 +22,8 @@ export interface StreamOptions {
   seed?: number;
   /** consensus time of the first file, ns since the epoch (default 2026-01-01T00:00:00Z) */
   startNanos?: bigint;
+  /** time from one file's start to the next's (default 2 s); the records of a file stay within its first 2 s */
+  fileIntervalNs?: bigint;
   firstBlock?: bigint;
   /** RSA modulus of the node keys (the network's are 3072 bits) */
   keyBits?: number;
@@ -103,7 +105,7 @@ export async function writeStream(options: StreamOptions): Promise<StreamSummary
   const step = FILE_INTERVAL_NS / BigInt(Math.max(1, recordsPerFile));
   const names: string[] = [];
   for (let f = 0; f < files; f++) {
-    const fileStart = start + BigInt(f) * FILE_INTERVAL_NS;
+    const fileStart = start + BigInt(f) * (options.fileIntervalNs ?? FILE_INTERVAL_NS);
     // a few nanoseconds past the interval's start, as consensus times fall
     const first = fileStart + BigInt(rng.between(1, 999));
     const items = Array.from({ length: recordsPerFile }, (_, r) => generator.next(first + BigInt(r) * step));

@@ -105,7 +105,7 @@ function sint64(r: protobuf.Reader): bigint {
 }
 
 /** TransferList {accountAmounts 1}, or the repeated AccountAmount of paid_staking_rewards. */
-function readTransferList(bytes: Uint8Array, into: AccountAmount[]): void {
+export function readTransferList(bytes: Uint8Array, into: AccountAmount[]): void {
   readFields(bytes, (field, wire, r) => {
     if (field !== 1 || wire !== WIRE_LENGTH) return false;
     const aa = readAccountAmount(r.bytes());

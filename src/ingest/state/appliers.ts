@@ -7,14 +7,21 @@
  */
 import type { Queryable } from '../../db/db.js';
 import type { AcceptedFile } from '../writers/recordFileWriter.js';
+import { balanceSnapshotApplier } from './balanceSnapshots.js';
 import { applyTokens } from './tokens/applier.js';
 
 export interface StateContext {
   shardRealm: { shard: bigint; realm: bigint };
   /** the network the stream is from (`mainnet`, `testnet`…), null when not known */
   network: string | null;
+  /** the operator ingests the network's balance files (`ingest.balances`): no snapshots are taken then */
+  balanceFiles?: boolean;
 }
 
 export type StateApplier = (tx: Queryable, accepted: AcceptedFile, context: StateContext) => Promise<void>;
 
-export const STATE_APPLIERS: readonly StateApplier[] = [applyTokens];
+export const STATE_APPLIERS: readonly StateApplier[] = [
+  applyTokens,
+  // last: the snapshot copies the balances the others left
+  balanceSnapshotApplier,
+];
