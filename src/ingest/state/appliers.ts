@@ -7,6 +7,7 @@
  */
 import type { Queryable } from '../../db/db.js';
 import type { AcceptedFile } from '../writers/recordFileWriter.js';
+import { applyEntities } from './entities/entityApplier.js';
 
 export interface StateContext {
   shardRealm: { shard: bigint; realm: bigint };
@@ -16,4 +17,4 @@ export interface StateContext {
 
 export type StateApplier = (tx: Queryable, accepted: AcceptedFile, context: StateContext) => Promise<void>;
 
-export const STATE_APPLIERS: readonly StateApplier[] = [];
+export const STATE_APPLIERS: readonly StateApplier[] = [applyEntities];

@@ -1,0 +1,105 @@
+/**
+ * The `entity` and `entity_history` rows a file's merged changes give, against the entity's stored
+ * row, as the importer's history upsert computes them:
+ *  - when the file makes versions of a stored entity, the stored row goes to history, closed at the
+ *    first version's lower timestamp (with the balance it had before the file);
+ *  - each version the file closed goes to history, each attribute it does not set taken from the
+ *    stored row, else the column default;
+ *  - the open version becomes the row; a change without history only updates a stored row: an
+ *    entity the database does not hold and the file neither created nor changed (one only seen in a
+ *    transfer) gets no row.
+ * The balance is the stored balance plus the file's sum for accounts and contracts, and none for other
+ * types the database does not hold; the ethereum nonce defaults to 0 for accounts only.
+ */
+import { decodeEntityId } from '../../../domain/entityId.js';
+import { ATTRIBUTE_NAMES, type EntityAttributes, type EntityType, type EntityVersion } from './entityVersion.js';
+
+/** An `entity` row as stored: every column, NULL as null. */
+export interface EntityRow {
+  id: bigint;
+  shard: bigint;
+  realm: bigint;
+  num: bigint;
+  timestamp_range: string;
+  alias: Buffer | null;
+  auto_renew_account_id: bigint | null;
+  auto_renew_period: bigint | null;
+  balance: bigint | null;
+  balance_timestamp: bigint | null;
+  created_timestamp: bigint | null;
+  decline_reward: boolean;
+  deleted: boolean | null;
+  delegation_address: Buffer | null;
+  ethereum_nonce: bigint | null;
+  evm_address: Buffer | null;
+  expiration_timestamp: bigint | null;
+  key: Buffer | null;
+  max_automatic_token_associations: number | null;
+  memo: string;
+  obtainer_id: bigint | null;
+  permanent_removal: boolean | null;
+  proxy_account_id: bigint | null;
+  public_key: string | null;
+  receiver_sig_required: boolean | null;
+  stake_period_start: bigint | null;
+  staked_account_id: bigint | null;
+  staked_node_id: bigint | null;
+  type: EntityType;
+}
+
+/** The column defaults the importer's upsert falls back to (the table's own defaults). */
+const DEFAULTS: Partial<Record<keyof EntityAttributes, unknown>> = {
+  decline_reward: false,
+  memo: '',
+  stake_period_start: -1n,
+  staked_node_id: -1n,
+  type: 'UNKNOWN',
+};
+
+/** `[lower,upper)` as PostgreSQL prints an int8range. */
+export function rangeText(range: { lower: bigint; upper: bigint | null }): string {
+  return `[${range.lower},${range.upper ?? ''})`;
+}
+
+/** The lower bound of a stored int8range's text. */
+export function rangeLower(text: string): bigint {
+  const m = /^[[(](-?\d+),/.exec(text);
+  if (!m) throw new Error(`not a timestamp range with a lower bound: ${text}`);
+  return BigInt(m[1]!);
+}
+
+function coalesced(change: EntityVersion, stored: EntityRow | undefined): EntityRow {
+  const t = change.attributes;
+  const { shard, realm, num } = decodeEntityId(change.id);
+  const row: Record<string, unknown> = { id: change.id, shard, realm, num };
+  for (const name of ATTRIBUTE_NAMES) row[name] = t[name] ?? stored?.[name] ?? DEFAULTS[name] ?? null;
+  const type = stored?.type ?? t.type;
+  const storedBalance = stored?.balance ?? null;
+  if (type === 'ACCOUNT' || type === 'CONTRACT') row.balance = (storedBalance ?? 0n) + (t.balance ?? 0n);
+  else row.balance = storedBalance === null ? null : storedBalance + (t.balance ?? 0n);
+  const nonce = t.ethereum_nonce ?? stored?.ethereum_nonce ?? null;
+  row.ethereum_nonce = type === 'ACCOUNT' ? (nonce ?? 0n) : nonce;
+  // a key without a single primitive key clears the public key
+  row.public_key = t.public_key === '' ? null : (t.public_key ?? stored?.public_key ?? null);
+  row.timestamp_range = change.range ? rangeText(change.range) : (stored?.timestamp_range ?? null);
+  return row as unknown as EntityRow;
+}
+
+export interface EntityWrites {
+  history: EntityRow[];
+  /** rows to insert or replace in `entity` */
+  current: EntityRow[];
+}
+
+/** The rows one entity's changes in this file give; `versions` in the order they were made. */
+export function entityRows(versions: readonly EntityVersion[], stored: EntityRow | undefined, into: EntityWrites): void {
+  const ranged = versions.filter((v) => v.range !== null);
+  if (stored && ranged.length > 0) {
+    const first = ranged.reduce((a, b) => (b.range!.lower < a.range!.lower ? b : a));
+    into.history.push({ ...stored, timestamp_range: rangeText({ lower: rangeLower(stored.timestamp_range), upper: first.range!.lower }) });
+  }
+  for (const v of versions) {
+    if (v.range !== null && v.range.upper !== null) into.history.push(coalesced(v, stored));
+    else if (v.range !== null || stored) into.current.push(coalesced(v, stored));
+  }
+}
