@@ -20,10 +20,10 @@ type W = protobuf.Writer;
 const LEN = 2;
 const VARINT = 0;
 
-/** A message built field by field. */
-function message(build: (w: W) => void): Uint8Array {
+/** A message built field by field, one writer call per part. */
+function message(...parts: ((w: W) => unknown)[]): Uint8Array {
   const w = Writer.create();
-  build(w);
+  for (const part of parts) part(w);
   return w.finish();
 }
 const bytesField = (w: W, field: number, value: Uint8Array) => w.uint32((field << 3) | LEN).bytes(value);
@@ -99,13 +99,24 @@ describe('entity bodies', () => {
     assert.equal(wrapper.memo, '');
     const far = message((w) => varintField(w, 1, 9_000_000_000_000_000_000n));
     assert.equal(timestampNanosMax(far), (1n << 63n) - 1n);
-    assert.equal(timestampNanosMax(message((w) => (varintField(w, 1, 2), varintField(w, 2, 5)))), 2_000_000_005n);
+    assert.equal(
+      timestampNanosMax(
+        message(
+          (w) => varintField(w, 1, 2),
+          (w) => varintField(w, 2, 5),
+        ),
+      ),
+      2_000_000_005n,
+    );
   });
 
   it('deletions name their target and obtainer; types without entity attributes give none', () => {
     const del = readEntityBody(
       TYPE.CRYPTO_DELETE,
-      message((w) => (bytesField(w, 1, accountId(98)), bytesField(w, 2, accountId(1002)))),
+      message(
+        (w) => bytesField(w, 1, accountId(98)),
+        (w) => bytesField(w, 2, accountId(1002)),
+      ),
     )!;
     assert.equal(del.target, 1002n);
     assert.equal(del.obtainerId, 98n);
@@ -183,19 +194,14 @@ describe('keys and addresses', () => {
       ),
     );
     assert.equal(publicKeyOf(list), ED25519_HEX);
+    const oneKeyList = message((l) => bytesField(l, 1, ED25519));
     const threshold = message((w) =>
       bytesField(
         w,
         5,
         message(
-          (t) => (
-            varintField(t, 1, 1),
-            bytesField(
-              t,
-              2,
-              message((l) => bytesField(l, 1, ED25519)),
-            )
-          ),
+          (t) => varintField(t, 1, 1),
+          (t) => bytesField(t, 2, oneKeyList),
         ),
       ),
     );
@@ -212,7 +218,10 @@ describe('keys and addresses', () => {
       bytesField(
         w,
         6,
-        message((l) => (bytesField(l, 1, ED25519), bytesField(l, 1, ED25519))),
+        message(
+          (l) => bytesField(l, 1, ED25519),
+          (l) => bytesField(l, 1, ED25519),
+        ),
       ),
     );
     assert.equal(publicKeyOf(two), null);
@@ -294,8 +303,15 @@ function storedAccount(id: bigint, balance: bigint, from: bigint): EntityRow {
   };
 }
 
-const createBody = message((w) => (bytesField(w, 1, ED25519), w.uint32((13 << 3) | LEN).string('new')));
-const updateMemo = (id: number, memo: string) => message((w) => (bytesField(w, 2, accountId(id)), bytesField(w, 14, stringValue(memo))));
+const createBody = message(
+  (w) => bytesField(w, 1, ED25519),
+  (w) => w.uint32((13 << 3) | LEN).string('new'),
+);
+const updateMemo = (id: number, memo: string) =>
+  message(
+    (w) => bytesField(w, 2, accountId(id)),
+    (w) => bytesField(w, 14, stringValue(memo)),
+  );
 
 describe('merging a file’s changes and the rows they give', () => {
   it('a creation, transfers and an update in one file: one closed version, the current row with the summed balance', () => {
@@ -385,7 +401,10 @@ describe('merging a file’s changes and the rows they give', () => {
       transaction(
         TYPE.CRYPTO_DELETE,
         T0 + 8n,
-        message((w) => (bytesField(w, 1, accountId(98)), bytesField(w, 2, accountId(1001)))),
+        message(
+          (w) => bytesField(w, 1, accountId(98)),
+          (w) => bytesField(w, 2, accountId(1001)),
+        ),
       ),
     );
     const { history, current } = rowsOf(changes, [storedAccount(1001n, 100n, T0)]);
@@ -491,8 +510,34 @@ describe('merging a file’s changes and the rows they give', () => {
     assert.equal(current[0]!.balance, 110n);
   });
 
+  it("accounts created automatically: the record's alias as key and its EVM address; a hollow account's 20-byte alias", () => {
+    const ecdsaAlias = Buffer.from('3a21' + G_COMPRESSED, 'hex');
+    const auto = transaction(TYPE.CRYPTO_CREATE, T0, message(), { created: 1010n });
+    auto.record = Buffer.from(message((w) => bytesField(w, 16, ecdsaAlias)));
+    const hollowAddress = Buffer.from(G_ADDRESS, 'hex');
+    const hollow = transaction(TYPE.CRYPTO_CREATE, T0 + 1n, message(), { created: 1011n });
+    hollow.record = Buffer.from(
+      message(
+        (w) => bytesField(w, 16, hollowAddress),
+        (w) => bytesField(w, 21, hollowAddress),
+      ),
+    );
+    const { current } = rowsOf(changesOf(auto, hollow));
+    const [a, h] = current;
+    assert.deepEqual(a!.alias, ecdsaAlias);
+    assert.deepEqual(a!.key, ecdsaAlias, 'no key in the body: the alias key');
+    assert.equal(a!.public_key, G_COMPRESSED);
+    assert.equal(a!.evm_address?.toString('hex'), G_ADDRESS, 'derived from the alias');
+    assert.deepEqual(h!.alias, hollowAddress);
+    assert.equal(h!.key, null, 'a hollow account has no key until it is finalized');
+    assert.deepEqual(h!.evm_address, hollowAddress);
+  });
+
   it('an update setting a staked node clears the staked account and starts a period today', () => {
-    const data = message((w) => (bytesField(w, 2, accountId(1001)), varintField(w, 17, 2)));
+    const data = message(
+      (w) => bytesField(w, 2, accountId(1001)),
+      (w) => varintField(w, 17, 2),
+    );
     const { current } = rowsOf(changesOf(transaction(TYPE.CRYPTO_UPDATE, T0, data)), [storedAccount(1001n, 1n, T0 - 1n)]);
     assert.deepEqual([current[0]!.staked_node_id, current[0]!.staked_account_id, current[0]!.stake_period_start], [2n, 0n, epochDay(T0)]);
   });
