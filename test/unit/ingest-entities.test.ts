@@ -258,7 +258,7 @@ function transaction(
 
 function changesOf(...txs: DecodedTransaction[]): EntityChanges {
   const changes = new EntityChanges();
-  for (const d of txs) addTransactionEntities(changes, d, { stakingInBodies: true });
+  for (const d of txs) addTransactionEntities(changes, d, { hapi: { major: 0, minor: 72 } });
   return changes;
 }
 
@@ -531,6 +531,76 @@ describe('merging a file’s changes and the rows they give', () => {
     assert.deepEqual(h!.alias, hollowAddress);
     assert.equal(h!.key, null, 'a hollow account has no key until it is finalized');
     assert.deepEqual(h!.evm_address, hollowAddress);
+  });
+
+  it("an EthereumTransaction's signer nonce, without history; none before the record carries it", () => {
+    const result = (nonce: number | null) =>
+      message(
+        (w) => bytesField(w, 13, accountId(1001)),
+        (w) =>
+          nonce === null
+            ? w
+            : bytesField(
+                w,
+                15,
+                message((v) => varintField(v, 1, nonce)),
+              ),
+      );
+    const eth = (at: bigint, nonce: number | null) => {
+      const d = transaction(
+        50,
+        at,
+        message((w) => bytesField(w, 1, Buffer.from([0x02, 0xf8]))),
+        { result: 33 },
+      );
+      d.record = Buffer.from(message((w) => bytesField(w, 7, result(nonce))));
+      return d;
+    };
+    const changes = changesOf(eth(T0, 5), eth(T0 + 1n, null));
+    const { history, current } = rowsOf(changes, [storedAccount(1001n, 10n, T0 - 1n)]);
+    assert.deepEqual(history, []);
+    assert.equal(current[0]!.ethereum_nonce, 5n, 'a failed transaction too; the second carries no nonce');
+  });
+
+  it('SystemDelete and SystemUndelete take the type of what they name; an update may clear the auto-renew account', () => {
+    const contract = message((w) =>
+      bytesField(
+        w,
+        2,
+        message((c) => varintField(c, 3, 1003)),
+      ),
+    );
+    const file = message((w) =>
+      bytesField(
+        w,
+        1,
+        message((c) => varintField(c, 3, 150)),
+      ),
+    );
+    const clear = message(
+      (w) =>
+        bytesField(
+          w,
+          1,
+          message((c) => varintField(c, 3, 1004)),
+        ),
+      (w) => bytesField(w, 10, message()),
+    );
+    const { current } = rowsOf(
+      changesOf(
+        transaction(TYPE.SYSTEM_DELETE, T0, contract),
+        transaction(TYPE.SYSTEM_UNDELETE, T0 + 1n, file),
+        transaction(TYPE.TOKEN_UPDATE, T0 + 2n, clear),
+      ),
+    );
+    assert.deepEqual(
+      current.map((r) => [r.id, r.type, r.deleted, r.auto_renew_account_id, r.created_timestamp]),
+      [
+        [1003n, 'CONTRACT', true, null, null],
+        [150n, 'FILE', false, null, null],
+        [1004n, 'TOKEN', false, 0n, null],
+      ],
+    );
   });
 
   it('an update setting a staked node clears the staked account and starts a period today', () => {

@@ -169,6 +169,10 @@ const setStakedNode: FieldReader = (out, _b, r) => {
   out.stakedNodeId = int64(r);
   delete out.stakedAccountId;
 };
+/** An update's auto-renew account: naming 0.0.0 (an empty AccountID) clears it. */
+const setRenewAccountOrClear: FieldReader = (out, b) => {
+  out.autoRenewAccountId = id(b) ?? 0n;
+};
 const setObtainer: FieldReader = (out, b) => {
   const obtainer = id(b);
   if (obtainer !== null) out.obtainerId = obtainer;
@@ -256,7 +260,7 @@ const LAYOUTS: Record<number, BodyLayout> = {
       11: (out, b) => {
         out.maxAutomaticTokenAssociations = int32Value(b!);
       },
-      12: setRenewAccount,
+      12: setRenewAccountOrClear,
       13: setStakedAccount,
       15: (out, b) => {
         out.declineReward = boolValue(b!);
@@ -280,10 +284,7 @@ const LAYOUTS: Record<number, BodyLayout> = {
       2: setMemoValue,
       4: setExpiry,
       8: setRenewPeriod,
-      // an update may clear the auto-renew account by naming 0.0.0
-      9: (out, b) => {
-        out.autoRenewAccountId = id(b) ?? 0n;
-      },
+      9: setRenewAccountOrClear,
     },
   },
   [TYPE.TOPIC_DELETE]: { length: { 1: setTarget } },
@@ -312,7 +313,9 @@ const LAYOUTS: Record<number, BodyLayout> = {
     defaults: { memo: '' },
     length: { 6: setKey, 13: setExpiry, 14: setRenewAccount, 15: setRenewPeriod, 16: setMemo },
   },
-  [TYPE.TOKEN_UPDATE]: { length: { 1: setTarget, 5: setKey, 10: setRenewAccount, 11: setRenewPeriod, 12: setExpiry, 13: setMemoValue } },
+  [TYPE.TOKEN_UPDATE]: {
+    length: { 1: setTarget, 5: setKey, 10: setRenewAccountOrClear, 11: setRenewPeriod, 12: setExpiry, 13: setMemoValue },
+  },
   [TYPE.TOKEN_DELETE]: { length: { 1: setTarget } },
   [TYPE.SCHEDULE_CREATE]: { defaults: { memo: '' }, length: { 2: setMemo, 3: setKey } },
   [TYPE.SCHEDULE_DELETE]: { length: { 1: setTarget } },
@@ -369,5 +372,54 @@ export function readRecordEntityDetails(record: Uint8Array): RecordEntityDetails
     } else return false;
     return true;
   });
+  return out;
+}
+
+export const ETHEREUM_TRANSACTION = 50;
+
+/**
+ * What an EthereumTransaction says of its signer's nonce: the record's function result (create 8,
+ * else call 7) names the sender (sender_id 13) and, from HAPI 0.47, its nonce after the transaction
+ * (signer_nonce 15, an Int64Value); the body's ethereum_data (1) starts with the transaction's type
+ * byte for typed transactions (4: EIP-7702).
+ */
+export interface EthereumNonce {
+  senderId: bigint | null;
+  signerNonce: bigint | null;
+  hasFunctionResult: boolean;
+  typeByte: number | null;
+}
+
+function readFunctionResult(bytes: Uint8Array, out: EthereumNonce): void {
+  out.hasFunctionResult = true;
+  readFields(bytes, (field, wire, r) => {
+    if (wire !== WIRE_LENGTH) return false;
+    if (field === 13) out.senderId = readEntityId(r.bytes());
+    else if (field === 15) out.signerNonce = wrapped(r.bytes(), WIRE_VARINT, int64, 0n);
+    else return false;
+    return true;
+  });
+}
+
+export function readEthereumNonce(record: Uint8Array, body: Uint8Array | null): EthereumNonce {
+  const out: EthereumNonce = { senderId: null, signerNonce: null, hasFunctionResult: false, typeByte: null };
+  let call: Uint8Array | null = null;
+  let create: Uint8Array | null = null;
+  readFields(record, (field, wire, r) => {
+    if (wire !== WIRE_LENGTH || (field !== 7 && field !== 8)) return false;
+    if (field === 7) call = r.bytes();
+    else create = r.bytes();
+    return true;
+  });
+  const result = (create ?? call) as Uint8Array | null;
+  if (result) readFunctionResult(result, out);
+  if (body) {
+    readFields(body, (field, wire, r) => {
+      if (field !== 1 || wire !== WIRE_LENGTH) return false;
+      const data = r.bytes();
+      if (data.length > 0) out.typeByte = data[0]!;
+      return true;
+    });
+  }
   return out;
 }

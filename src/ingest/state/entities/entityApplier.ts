@@ -50,16 +50,10 @@ const UPDATE_LIST = COLUMNS.filter((c) => c !== 'id')
   .map((c) => `"${c}" = excluded."${c}"`)
   .join(', ');
 
-/** HAPI 0.27 added staking to the bodies; files without a version (v1, v2) predate it. */
-function stakingInBodies(accepted: AcceptedFile): boolean {
-  const v = accepted.file.hapiVersion;
-  return v !== null && (v.major > 0 || v.minor >= 27);
-}
-
 /** The merged changes of a file's transactions, in consensus order. */
 export function fileEntityChanges(accepted: AcceptedFile): EntityChanges {
   const changes = new EntityChanges();
-  const ctx = { stakingInBodies: stakingInBodies(accepted) };
+  const ctx = { hapi: accepted.file.hapiVersion };
   for (const d of accepted.rows.decoded) addTransactionEntities(changes, d, ctx);
   return changes;
 }

@@ -8,7 +8,14 @@ import { aliasToEvmAddress } from '../../../domain/aliasEvmAddress.js';
 import { decodeEntityId } from '../../../domain/entityId.js';
 import { publicKeyOf } from '../../../domain/publicKey.js';
 import protobuf from 'protobufjs/minimal.js';
-import { type EntityBody, readEntityBody, readRecordEntityDetails, TYPE } from '../../proto/entityBodies.js';
+import {
+  ETHEREUM_TRANSACTION,
+  type EntityBody,
+  readEntityBody,
+  readEthereumNonce,
+  readRecordEntityDetails,
+  TYPE,
+} from '../../proto/entityBodies.js';
 import type { DecodedTransaction } from '../../writers/transactionRows.js';
 import type { EntityAttributes, EntityChanges, EntityType, EntityVersion } from './entityVersion.js';
 
@@ -32,7 +39,7 @@ const OPERATIONS: Record<number, { operation: Operation; type: EntityType | null
   [TYPE.FILE_CREATE]: { operation: 'create', type: 'FILE' },
   [TYPE.FILE_UPDATE]: { operation: 'update', type: 'FILE' },
   [TYPE.FILE_DELETE]: { operation: 'delete', type: 'FILE' },
-  // the system operations name a file or a contract; the stored type stays
+  // the system operations name a file or a contract: the type follows the body
   [TYPE.SYSTEM_DELETE]: { operation: 'delete', type: null },
   [TYPE.SYSTEM_UNDELETE]: { operation: 'update', type: null },
   [TYPE.TOKEN_CREATE]: { operation: 'create', type: 'TOKEN' },
@@ -42,10 +49,20 @@ const OPERATIONS: Record<number, { operation: Operation; type: EntityType | null
   [TYPE.SCHEDULE_DELETE]: { operation: 'delete', type: 'SCHEDULE' },
 };
 
-/** Staking attributes are read from bodies from HAPI 0.27 on, as the importer does. */
+/** The file's HAPI version (null before v5 files carried one): what the importer reads depends on it. */
 export interface TransactionContext {
-  stakingInBodies: boolean;
+  hapi: { major: number; minor: number } | null;
 }
+
+/** True when the file's HAPI version is at least 0.`minor` (a file without a version is older than any). */
+function hapiAtLeast(ctx: TransactionContext, minor: number): boolean {
+  return ctx.hapi !== null && (ctx.hapi.major > 0 || ctx.hapi.minor >= minor);
+}
+
+/** HAPI versions the importer's rules change at. */
+const STAKING_IN_BODIES = 27;
+const EIP_7702 = 77;
+const EIP_7702_TYPE = 4;
 
 export function epochDay(timestamp: bigint): bigint {
   // floor division: a timestamp before 1970 belongs to a negative day
@@ -128,7 +145,7 @@ function typeAttributes(d: DecodedTransaction, id: bigint, body: EntityBody, to:
       to.max_automatic_token_associations = body.maxAutomaticTokenAssociations ?? 0;
       to.memo = sanitize(body.memo ?? '');
       to.receiver_sig_required = body.receiverSigRequired ?? false;
-      if (ctx.stakingInBodies) stakingOnCreate(to, body, ts);
+      if (hapiAtLeast(ctx, STAKING_IN_BODIES)) stakingOnCreate(to, body, ts);
       return;
     }
     case TYPE.CRYPTO_UPDATE:
@@ -138,7 +155,7 @@ function typeAttributes(d: DecodedTransaction, id: bigint, body: EntityBody, to:
       if (body.proxyAccountId !== undefined) to.proxy_account_id = body.proxyAccountId;
       if (body.receiverSigRequired !== undefined) to.receiver_sig_required = body.receiverSigRequired;
       else if (body.receiverSigRequiredLegacy) to.receiver_sig_required = true;
-      if (ctx.stakingInBodies) stakingOnUpdate(to, body, ts);
+      if (hapiAtLeast(ctx, STAKING_IN_BODIES)) stakingOnUpdate(to, body, ts);
       return;
     }
     case TYPE.CONTRACT_CREATE: {
@@ -152,7 +169,7 @@ function typeAttributes(d: DecodedTransaction, id: bigint, body: EntityBody, to:
       to.balance_timestamp = ts;
       to.max_automatic_token_associations = body.maxAutomaticTokenAssociations ?? 0;
       to.memo = sanitize(body.memo ?? '');
-      if (ctx.stakingInBodies) stakingOnCreate(to, body, ts);
+      if (hapiAtLeast(ctx, STAKING_IN_BODIES)) stakingOnCreate(to, body, ts);
       return;
     }
     case TYPE.CRYPTO_DELETE:
@@ -183,8 +200,21 @@ function entityChange(d: DecodedTransaction, ctx: TransactionContext): EntityVer
     attributes.deleted = false;
   } else attributes.deleted = kind.operation === 'delete';
   typeAttributes(d, id, body, attributes, ctx);
-  if (kind.type !== null) attributes.type = kind.type;
+  attributes.type = kind.type ?? (body.targetIsContract ? 'CONTRACT' : 'FILE');
   return { id, attributes, range: { lower: d.consensusTimestamp, upper: null } };
+}
+
+/**
+ * An EthereumTransaction's signer nonce, failed transactions included, as a change without history.
+ * Before HAPI 0.47 records carry no signer nonce and the importer takes the transaction's own nonce
+ * plus one from the RLP-decoded data: that case is not applied.
+ */
+function ethereumNonceChange(d: DecodedTransaction, ctx: TransactionContext): EntityVersion | null {
+  if (d.body.type !== ETHEREUM_TRANSACTION || d.record === null) return null;
+  const eth = readEthereumNonce(d.record, d.body.data);
+  if (eth.typeByte === EIP_7702_TYPE && !hapiAtLeast(ctx, EIP_7702)) return null;
+  if (eth.senderId === null || eth.senderId === 0n || eth.signerNonce === null) return null;
+  return { id: eth.senderId, attributes: { ethereum_nonce: eth.signerNonce }, range: null };
 }
 
 /**
@@ -195,7 +225,7 @@ export function addTransactionEntities(changes: EntityChanges, d: DecodedTransac
   const ts = d.consensusTimestamp;
   const isCreate = OPERATIONS[d.body.type]?.operation === 'create';
   if (d.record !== null || !isCreate) {
-    const change = entityChange(d, ctx);
+    const change = entityChange(d, ctx) ?? ethereumNonceChange(d, ctx);
     if (change) changes.add(change);
   }
   for (const t of d.outcome.transfers) {
