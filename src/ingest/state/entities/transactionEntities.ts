@@ -182,9 +182,14 @@ function typeAttributes(d: DecodedTransaction, id: bigint, body: EntityBody, to:
   }
 }
 
+/** Contract updates and deletions name their contract in the receipt from HAPI 0.23 (the body may give an EVM address). */
+const RECEIPT_FIRST = new Set<number>([TYPE.CONTRACT_UPDATE, TYPE.CONTRACT_DELETE]);
+
 /** The entity the transaction creates (from its receipt) or names (from its body); null when none. */
 function targetOf(d: DecodedTransaction, operation: Operation, body: EntityBody): bigint | null {
-  return operation === 'create' ? d.outcome.receiptEntityId : body.target;
+  if (operation === 'create') return d.outcome.receiptEntityId;
+  if (RECEIPT_FIRST.has(d.body.type)) return d.outcome.receiptEntityId ?? body.target;
+  return body.target;
 }
 
 function entityChange(d: DecodedTransaction, ctx: TransactionContext): EntityVersion | null {
