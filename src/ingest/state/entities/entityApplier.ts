@@ -5,7 +5,8 @@
  * each (entityRows.ts), so that a file costs three statements however many transactions it holds.
  */
 import type { Queryable } from '../../../db/db.js';
-import { columnInsert } from '../../writers/columnInsert.js';
+import type { ColumnValues } from '../../../ledgerSetup/insert.js';
+import { arrayLiteral, columnInsert } from '../../writers/columnInsert.js';
 import type { AcceptedFile } from '../../writers/recordFileWriter.js';
 import type { StateApplier } from '../appliers.js';
 import { type EntityRow, type EntityWrites, entityRows } from './entityRows.js';
@@ -74,8 +75,20 @@ async function storedRows(tx: Queryable, ids: bigint[]): Promise<Map<bigint, Ent
   );
 }
 
-function ordered(rows: EntityRow[]): Record<string, unknown>[] {
-  return rows.map((r) => Object.fromEntries(COLUMNS.map((c) => [c, (r as unknown as Record<string, unknown>)[c]])));
+/** The attributes a change without history may set: a stored row's balance-only update writes just these. */
+const BALANCE_COLUMNS = ['balance', 'balance_timestamp', 'ethereum_nonce', 'stake_period_start'] as const;
+const UPDATE_BALANCES = `update entity e set ${BALANCE_COLUMNS.map((c) => `${c} = u.${c}`).join(', ')}
+  from unnest($1::bigint[], ${BALANCE_COLUMNS.map((_, i) => `$${i + 2}::bigint[]`).join(', ')}) as u(id, ${BALANCE_COLUMNS.join(', ')})
+  where e.id = u.id`;
+
+/** The rows as the column insert takes them (their keys are the table's columns). */
+function columnValues(rows: EntityRow[]): ColumnValues[] {
+  return rows as unknown as ColumnValues[];
+}
+
+async function updateBalances(tx: Queryable, rows: EntityRow[]): Promise<void> {
+  const params = [arrayLiteral(rows.map((r) => r.id)), ...BALANCE_COLUMNS.map((c) => arrayLiteral(rows.map((r) => r[c])))];
+  await tx.query(UPDATE_BALANCES, params);
 }
 
 export const applyEntities: StateApplier = async (tx, accepted) => {
@@ -83,14 +96,15 @@ export const applyEntities: StateApplier = async (tx, accepted) => {
   const ids = changes.ids();
   if (ids.length === 0) return;
   const stored = await storedRows(tx, ids);
-  const writes: EntityWrites = { history: [], current: [] };
+  const writes: EntityWrites = { history: [], current: [], balances: [] };
   for (const id of ids) entityRows(changes.versions.get(id)!, stored.get(id), writes);
   if (writes.history.length > 0) {
-    const { text, params } = columnInsert('entity_history', COLUMN_TYPES, ordered(writes.history));
+    const { text, params } = columnInsert('entity_history', COLUMN_TYPES, columnValues(writes.history));
     await tx.query(text, params);
   }
   if (writes.current.length > 0) {
-    const { text, params } = columnInsert('entity', COLUMN_TYPES, ordered(writes.current));
+    const { text, params } = columnInsert('entity', COLUMN_TYPES, columnValues(writes.current));
     await tx.query(`${text} on conflict (id) do update set ${UPDATE_LIST}`, params);
   }
+  if (writes.balances.length > 0) await updateBalances(tx, writes.balances);
 };

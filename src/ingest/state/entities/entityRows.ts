@@ -89,6 +89,8 @@ export interface EntityWrites {
   history: EntityRow[];
   /** rows to insert or replace in `entity` */
   current: EntityRow[];
+  /** stored rows the file changed without a new version: only the attributes without history differ */
+  balances: EntityRow[];
 }
 
 /** The rows one entity's changes in this file give; `versions` in the order they were made. */
@@ -100,6 +102,7 @@ export function entityRows(versions: readonly EntityVersion[], stored: EntityRow
   }
   for (const v of versions) {
     if (v.range !== null && v.range.upper !== null) into.history.push(coalesced(v, stored));
-    else if (v.range !== null || stored) into.current.push(coalesced(v, stored));
+    else if (v.range !== null) into.current.push(coalesced(v, stored));
+    else if (stored) into.balances.push(coalesced(v, stored));
   }
 }
