@@ -10,7 +10,13 @@ import { aliasToEvmAddress } from '../../src/domain/aliasEvmAddress.js';
 import { keccak256 } from '../../src/domain/keccak.js';
 import { publicKeyOf } from '../../src/domain/publicKey.js';
 import { readEntityBody, readRecordEntityDetails, TYPE, timestampNanosMax } from '../../src/ingest/proto/entityBodies.js';
-import { type EntityRow, type EntityWrites, entityRows } from '../../src/ingest/state/entities/entityRows.js';
+import {
+  type BalanceUpdate,
+  balanceUpdate,
+  type EntityRow,
+  type EntityWrites,
+  entityRows,
+} from '../../src/ingest/state/entities/entityRows.js';
 import { EntityChanges, type EntityVersion } from '../../src/ingest/state/entities/entityVersion.js';
 import { addTransactionEntities, epochDay } from '../../src/ingest/state/entities/transactionEntities.js';
 import type { DecodedTransaction } from '../../src/ingest/writers/transactionRows.js';
@@ -262,11 +268,17 @@ function changesOf(...txs: DecodedTransaction[]): EntityChanges {
   return changes;
 }
 
-function rowsOf(changes: EntityChanges, stored: EntityRow[] = []): EntityWrites {
-  const writes: EntityWrites = { history: [], current: [], balances: [] };
+/** What the applier writes for the changes: rows of the versioned entities, balance updates of the others. */
+function rowsOf(changes: EntityChanges, stored: EntityRow[] = []): EntityWrites & { updates: BalanceUpdate[] } {
+  const writes: EntityWrites = { history: [], current: [] };
+  const updates: BalanceUpdate[] = [];
   const byId = new Map(stored.map((r) => [r.id, r]));
-  for (const id of changes.ids()) entityRows(changes.versions.get(id)!, byId.get(id), writes);
-  return writes;
+  for (const id of changes.ids()) {
+    const versions = changes.versions.get(id)!;
+    if (versions[0]!.range === null) updates.push(balanceUpdate(versions[0]!));
+    else entityRows(versions, byId.get(id), writes);
+  }
+  return { ...writes, updates };
 }
 
 function storedAccount(id: bigint, balance: bigint, from: bigint): EntityRow {
@@ -361,28 +373,28 @@ describe('merging a file’s changes and the rows they give', () => {
     assert.equal(row.ethereum_nonce, 0n);
   });
 
-  it('a balance change of a stored entity updates its row and makes no history', () => {
+  it("balance changes without a version: one update per entity, the file's sum and its last timestamp", () => {
     const changes = changesOf(
-      transaction(
-        14,
-        T0 + 10n,
-        message(() => {}),
-        {
-          transfers: [
-            [1001n, -7n],
-            [98n, 7n],
-          ],
-        },
-      ),
+      transaction(14, T0 + 10n, message(), {
+        transfers: [
+          [1001n, -7n],
+          [98n, 7n],
+        ],
+      }),
+      transaction(14, T0 + 11n, message(), {
+        transfers: [
+          [1001n, -1n],
+          [98n, 1n],
+        ],
+      }),
     );
-    const { history, current, balances } = rowsOf(changes, [storedAccount(1001n, 100n, T0)]);
+    const { history, current, updates } = rowsOf(changes, [storedAccount(1001n, 100n, T0)]);
     assert.deepEqual(history, []);
-    assert.deepEqual(current, [], 'only the balance columns are written');
-    assert.equal(balances.length, 1);
-    assert.equal(balances[0]!.balance, 93n);
-    assert.equal(balances[0]!.balance_timestamp, T0 + 10n);
-    assert.equal(balances[0]!.timestamp_range, `[${T0},)`, 'the version stays');
-    assert.equal(balances[0]!.memo, 'stored');
+    assert.deepEqual(current, [], 'no row rewritten');
+    assert.deepEqual(updates, [
+      { id: 1001n, delta: -8n, balance_timestamp: T0 + 11n, ethereum_nonce: null, stake_period_start: null },
+      { id: 98n, delta: 8n, balance_timestamp: T0 + 11n, ethereum_nonce: null, stake_period_start: null },
+    ]);
   });
 
   it('an update of a stored entity closes the stored row at the update, with the balance before the file', () => {
@@ -435,12 +447,15 @@ describe('merging a file’s changes and the rows they give', () => {
         ],
       }),
     );
-    const { history, current, balances } = rowsOf(changes, [storedAccount(2n, 1000n, T0 - 100n)]);
+    const { history, current, updates } = rowsOf(changes);
     assert.deepEqual(history, []);
     assert.deepEqual(current, []);
     assert.deepEqual(
-      balances.map((r) => [r.id, r.balance]),
-      [[2n, 995n]],
+      updates.map((u) => [u.id, u.delta]),
+      [
+        [2n, -5n],
+        [3n, 5n],
+      ],
     );
   });
 
@@ -559,9 +574,13 @@ describe('merging a file’s changes and the rows they give', () => {
       return d;
     };
     const changes = changesOf(eth(T0, 5), eth(T0 + 1n, null));
-    const { history, balances } = rowsOf(changes, [storedAccount(1001n, 10n, T0 - 1n)]);
+    const { history, updates } = rowsOf(changes);
     assert.deepEqual(history, []);
-    assert.equal(balances[0]!.ethereum_nonce, 5n, 'a failed transaction too; the second carries no nonce');
+    assert.deepEqual(
+      updates,
+      [{ id: 1001n, delta: null, balance_timestamp: null, ethereum_nonce: 5n, stake_period_start: null }],
+      'a failed transaction too; the second carries no nonce',
+    );
   });
 
   it('SystemDelete and SystemUndelete take the type of what they name; an update may clear the auto-renew account', () => {

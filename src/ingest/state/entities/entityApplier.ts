@@ -1,15 +1,18 @@
 /**
  * The entity applier: `entity` and `entity_history` from each accepted file. The file's changes are
- * merged in memory in consensus order (entityVersion.ts), the stored rows of every entity they touch
- * read in one statement, and the resulting history rows and current rows written in one statement
- * each (entityRows.ts), so that a file costs three statements however many transactions it holds.
+ * merged in memory in consensus order (entityVersion.ts). The entities the file makes new versions
+ * of (creations, updates, deletions: few) have their stored rows read in one statement and their
+ * history and current rows written in one statement each (entityRows.ts); the many it changes only
+ * in balance, ethereum nonce or stake period start get one update statement that folds the changes
+ * into the stored rows in the database. A file costs at most four statements however many
+ * transactions it holds.
  */
 import type { Queryable } from '../../../db/db.js';
 import type { ColumnValues } from '../../../ledgerSetup/insert.js';
 import { arrayLiteral, columnInsert } from '../../writers/columnInsert.js';
 import type { AcceptedFile } from '../../writers/recordFileWriter.js';
 import type { StateApplier } from '../appliers.js';
-import { type EntityRow, type EntityWrites, entityRows } from './entityRows.js';
+import { type BalanceUpdate, balanceUpdate, type EntityRow, type EntityWrites, entityRows } from './entityRows.js';
 import { EntityChanges } from './entityVersion.js';
 import { addTransactionEntities } from './transactionEntities.js';
 
@@ -75,36 +78,55 @@ async function storedRows(tx: Queryable, ids: bigint[]): Promise<Map<bigint, Ent
   );
 }
 
-/** The attributes a change without history may set: a stored row's balance-only update writes just these. */
-const BALANCE_COLUMNS = ['balance', 'balance_timestamp', 'ethereum_nonce', 'stake_period_start'] as const;
-const UPDATE_BALANCES = `update entity e set ${BALANCE_COLUMNS.map((c) => `${c} = u.${c}`).join(', ')}
-  from unnest($1::bigint[], ${BALANCE_COLUMNS.map((_, i) => `$${i + 2}::bigint[]`).join(', ')}) as u(id, ${BALANCE_COLUMNS.join(', ')})
+/**
+ * The changes without history, folded into their stored rows with the importer's rules (entityRows.ts
+ * `coalesced`): the balance adds up for accounts and contracts (from 0) and for other types that have
+ * one; the ethereum nonce defaults to 0 for accounts; ids the table does not hold are left out.
+ */
+const UPDATE_BALANCES = `update entity e set
+    balance = case when e.type in ('ACCOUNT', 'CONTRACT') then coalesce(e.balance, 0) + coalesce(u.delta, 0)
+                   when e.balance is not null then e.balance + coalesce(u.delta, 0) end,
+    balance_timestamp = coalesce(u.balance_timestamp, e.balance_timestamp),
+    ethereum_nonce = case when e.type = 'ACCOUNT' then coalesce(u.ethereum_nonce, e.ethereum_nonce, 0)
+                          else coalesce(u.ethereum_nonce, e.ethereum_nonce) end,
+    stake_period_start = coalesce(u.stake_period_start, e.stake_period_start, -1)
+  from unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[])
+    as u(id, delta, balance_timestamp, ethereum_nonce, stake_period_start)
   where e.id = u.id`;
+
+async function updateBalances(tx: Queryable, updates: BalanceUpdate[]): Promise<void> {
+  const columns = ['id', 'delta', 'balance_timestamp', 'ethereum_nonce', 'stake_period_start'] as const;
+  await tx.query(
+    UPDATE_BALANCES,
+    columns.map((c) => arrayLiteral(updates.map((u) => u[c]))),
+  );
+}
 
 /** The rows as the column insert takes them (their keys are the table's columns). */
 function columnValues(rows: EntityRow[]): ColumnValues[] {
   return rows as unknown as ColumnValues[];
 }
 
-async function updateBalances(tx: Queryable, rows: EntityRow[]): Promise<void> {
-  const params = [arrayLiteral(rows.map((r) => r.id)), ...BALANCE_COLUMNS.map((c) => arrayLiteral(rows.map((r) => r[c])))];
-  await tx.query(UPDATE_BALANCES, params);
-}
-
 export const applyEntities: StateApplier = async (tx, accepted) => {
   const changes = fileEntityChanges(accepted);
-  const ids = changes.ids();
-  if (ids.length === 0) return;
-  const stored = await storedRows(tx, ids);
-  const writes: EntityWrites = { history: [], current: [], balances: [] };
-  for (const id of ids) entityRows(changes.versions.get(id)!, stored.get(id), writes);
-  if (writes.history.length > 0) {
-    const { text, params } = columnInsert('entity_history', COLUMN_TYPES, columnValues(writes.history));
-    await tx.query(text, params);
+  const versioned: bigint[] = [];
+  const updates: BalanceUpdate[] = [];
+  for (const [id, versions] of changes.versions) {
+    if (versions[0]!.range === null) updates.push(balanceUpdate(versions[0]!));
+    else versioned.push(id);
   }
-  if (writes.current.length > 0) {
-    const { text, params } = columnInsert('entity', COLUMN_TYPES, columnValues(writes.current));
-    await tx.query(`${text} on conflict (id) do update set ${UPDATE_LIST}`, params);
+  if (versioned.length > 0) {
+    const stored = await storedRows(tx, versioned);
+    const writes: EntityWrites = { history: [], current: [] };
+    for (const id of versioned) entityRows(changes.versions.get(id)!, stored.get(id), writes);
+    if (writes.history.length > 0) {
+      const { text, params } = columnInsert('entity_history', COLUMN_TYPES, columnValues(writes.history));
+      await tx.query(text, params);
+    }
+    if (writes.current.length > 0) {
+      const { text, params } = columnInsert('entity', COLUMN_TYPES, columnValues(writes.current));
+      await tx.query(`${text} on conflict (id) do update set ${UPDATE_LIST}`, params);
+    }
   }
-  if (writes.balances.length > 0) await updateBalances(tx, writes.balances);
+  if (updates.length > 0) await updateBalances(tx, updates);
 };

@@ -5,9 +5,9 @@
  *    first version's lower timestamp (with the balance it had before the file);
  *  - each version the file closed goes to history, each attribute it does not set taken from the
  *    stored row, else the column default;
- *  - the open version becomes the row; a change without history only updates a stored row: an
- *    entity the database does not hold and the file neither created nor changed (one only seen in a
- *    transfer) gets no row.
+ *  - the open version becomes the row; a change without history only updates a stored row
+ *    (`balanceUpdate`): an entity the database does not hold and the file neither created nor changed
+ *    (one only seen in a transfer) gets no row.
  * The balance is the stored balance plus the file's sum for accounts and contracts, and none for other
  * types the database does not hold; the ethereum nonce defaults to 0 for accounts only.
  */
@@ -89,20 +89,45 @@ export interface EntityWrites {
   history: EntityRow[];
   /** rows to insert or replace in `entity` */
   current: EntityRow[];
-  /** stored rows the file changed without a new version: only the attributes without history differ */
-  balances: EntityRow[];
 }
 
-/** The rows one entity's changes in this file give; `versions` in the order they were made. */
+/**
+ * The rows the versions of one entity give (a file's changes of one entity are either all versions,
+ * or one change without history: see `EntityChanges`); `versions` in the order they were made. A
+ * change without history goes to `balanceUpdate` instead, which needs no stored row.
+ */
 export function entityRows(versions: readonly EntityVersion[], stored: EntityRow | undefined, into: EntityWrites): void {
-  const ranged = versions.filter((v) => v.range !== null);
-  if (stored && ranged.length > 0) {
-    const first = ranged.reduce((a, b) => (b.range!.lower < a.range!.lower ? b : a));
+  if (versions.some((v) => v.range === null)) throw new Error('a change without history is a balance update');
+  if (stored && versions.length > 0) {
+    const first = versions.reduce((a, b) => (b.range!.lower < a.range!.lower ? b : a));
     into.history.push({ ...stored, timestamp_range: rangeText({ lower: rangeLower(stored.timestamp_range), upper: first.range!.lower }) });
   }
   for (const v of versions) {
-    if (v.range !== null && v.range.upper !== null) into.history.push(coalesced(v, stored));
-    else if (v.range !== null) into.current.push(coalesced(v, stored));
-    else if (stored) into.balances.push(coalesced(v, stored));
+    if (v.range!.upper !== null) into.history.push(coalesced(v, stored));
+    else into.current.push(coalesced(v, stored));
   }
+}
+
+/**
+ * A change without history, as the values the balance update statement (entityApplier.ts) folds into
+ * the stored row with the same rules as `coalesced`: the balance a delta, the others null when not set.
+ * It changes only a stored row: an entity only seen in transfers gets none.
+ */
+export interface BalanceUpdate {
+  id: bigint;
+  delta: bigint | null;
+  balance_timestamp: bigint | null;
+  ethereum_nonce: bigint | null;
+  stake_period_start: bigint | null;
+}
+
+export function balanceUpdate(change: EntityVersion): BalanceUpdate {
+  const a = change.attributes;
+  return {
+    id: change.id,
+    delta: a.balance ?? null,
+    balance_timestamp: a.balance_timestamp ?? null,
+    ethereum_nonce: a.ethereum_nonce ?? null,
+    stake_period_start: a.stake_period_start ?? null,
+  };
 }
