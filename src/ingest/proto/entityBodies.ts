@@ -321,11 +321,6 @@ const LAYOUTS: Record<number, BodyLayout> = {
   [TYPE.SCHEDULE_DELETE]: { length: { 1: setTarget } },
 };
 
-/** True when the applier reads bodies of this type. */
-export function hasEntityBody(type: number): boolean {
-  return type in LAYOUTS;
-}
-
 /** The entity attributes of a body of `type` (its `data` bytes); null for the types that change no entity attributes. */
 export function readEntityBody(type: number, data: Uint8Array | null): EntityBody | null {
   const layout = LAYOUTS[type];
