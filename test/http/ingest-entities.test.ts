@@ -81,6 +81,13 @@ describe('entities from the testnet v2 record files', () => {
       );
       assert.equal(row!.timestamp_range, `[${at},)`);
       assert.notEqual(row!.obtainer_id, null);
+      // through the API: not deleted as of its creation, deleted as of its deletion
+      const account = formatEntityId(id)!;
+      const before = await get(h, `/api/v1/accounts/${account}?transactions=false&timestamp=${secNs(created)}`);
+      assert.equal(before.status, 200, account);
+      assert.equal(before.body.deleted, false, `${account} at its creation`);
+      const after = await get(h, `/api/v1/accounts/${account}?transactions=false&timestamp=${secNs(at)}`);
+      assert.equal(after.body.deleted, true, `${account} at its deletion`);
     }
 
     // the stored key is each CryptoCreate body's Key, byte for byte (read from the files here)
