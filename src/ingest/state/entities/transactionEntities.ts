@@ -1,8 +1,8 @@
 /**
  * The entity changes of one transaction, in the importer's order: first the change its type makes to
- * the entity it creates, updates or deletes (successful transactions only), then one balance change
- * per hbar transfer of its record (failed ones too: they pay fees), then the stake period restart of
- * each account paid a staking reward.
+ * the entity it creates, updates or deletes (successful transactions only) or an EthereumTransaction's
+ * signer nonce, then one balance change per hbar transfer of its record (failed ones too: they pay
+ * fees), then the stake period restart of each account paid a staking reward.
  */
 import { aliasToEvmAddress } from '../../../domain/aliasEvmAddress.js';
 import { decodeEntityId } from '../../../domain/entityId.js';
