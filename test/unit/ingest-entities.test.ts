@@ -13,6 +13,7 @@ import { readEntityBody, readRecordEntityDetails, TYPE, timestampNanosMax } from
 import {
   type BalanceUpdate,
   balanceUpdate,
+  closedAt,
   type EntityRow,
   type EntityWrites,
   entityRows,
@@ -434,6 +435,11 @@ describe('merging a file’s changes and the rows they give', () => {
       [`[${T0 + 8n},)`, true, 98n, 110n],
     );
     assert.equal(current[0]!.created_timestamp, T0, 'kept from the stored row');
+  });
+
+  it('a stored range closed at a version keeps its lower bound, or its lack of one', () => {
+    assert.equal(closedAt('[5,)', 9n), '[5,9)');
+    assert.equal(closedAt('(,)', 9n), '(,9)');
   });
 
   it('a failed creation creates nothing, but its fee transfers count', () => {

@@ -61,11 +61,14 @@ export function rangeText(range: { lower: bigint; upper: bigint | null }): strin
   return `[${range.lower},${range.upper ?? ''})`;
 }
 
-/** The lower bound of a stored int8range's text. */
-export function rangeLower(text: string): bigint {
-  const m = /^[[(](-?\d+),/.exec(text);
-  if (!m) throw new Error(`not a timestamp range with a lower bound: ${text}`);
-  return BigInt(m[1]!);
+/**
+ * A stored range closed at `upper`, as `int8range(lower(stored), upper)` does: the stored lower bound
+ * kept (none when the stored range has none).
+ */
+export function closedAt(stored: string, upper: bigint): string {
+  const m = /^[[(](-?\d*),/.exec(stored);
+  const lower = m?.[1] ?? '';
+  return lower === '' ? `(,${upper})` : `[${lower},${upper})`;
 }
 
 function coalesced(change: EntityVersion, stored: EntityRow | undefined): EntityRow {
@@ -100,7 +103,7 @@ export function entityRows(versions: readonly EntityVersion[], stored: EntityRow
   if (versions.some((v) => v.range === null)) throw new Error('a change without history is a balance update');
   if (stored && versions.length > 0) {
     const first = versions.reduce((a, b) => (b.range!.lower < a.range!.lower ? b : a));
-    into.history.push({ ...stored, timestamp_range: rangeText({ lower: rangeLower(stored.timestamp_range), upper: first.range!.lower }) });
+    into.history.push({ ...stored, timestamp_range: closedAt(stored.timestamp_range, first.range!.lower) });
   }
   for (const v of versions) {
     if (v.range!.upper !== null) into.history.push(coalesced(v, stored));
