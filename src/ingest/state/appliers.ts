@@ -8,6 +8,7 @@
 import type { Queryable } from '../../db/db.js';
 import type { AcceptedFile } from '../writers/recordFileWriter.js';
 import { balanceSnapshotApplier } from './balanceSnapshots.js';
+import { applyEntities } from './entities/entityApplier.js';
 import { applyTokens } from './tokens/applier.js';
 
 export interface StateContext {
@@ -21,6 +22,7 @@ export interface StateContext {
 export type StateApplier = (tx: Queryable, accepted: AcceptedFile, context: StateContext) => Promise<void>;
 
 export const STATE_APPLIERS: readonly StateApplier[] = [
+  applyEntities,
   applyTokens,
   // last: the snapshot copies the balances the others left
   balanceSnapshotApplier,
