@@ -38,7 +38,7 @@ export interface TableDifference {
   table: string;
   expectedRows: number;
   ingestedRows: number;
-  /** rows of either side without an equal row on the other */
+  /** keys whose rows differ: a row on one side only, or on both with a column that differs (counted once) */
   differing: number;
   /** the first differences, one line each */
   examples: string[];
@@ -106,6 +106,7 @@ export async function compareTable(expected: Queryable, ingested: Queryable, spe
   const [onlyExpected, onlyIngested] = unmatched(a, b);
   const examples: string[] = [];
   const ingestedByKey = new Map(onlyIngested.map((row) => [keyOf(spec, row), row]));
+  const paired = onlyExpected.filter((row) => ingestedByKey.has(keyOf(spec, row))).length;
   for (const row of onlyExpected) {
     if (examples.length >= maxExamples) break;
     const key = keyOf(spec, row);
@@ -126,7 +127,7 @@ export async function compareTable(expected: Queryable, ingested: Queryable, spe
     table: spec.table,
     expectedRows: a.length,
     ingestedRows: b.length,
-    differing: onlyExpected.length + onlyIngested.length,
+    differing: onlyExpected.length + onlyIngested.length - paired,
     examples,
   };
 }
