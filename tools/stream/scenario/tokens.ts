@@ -5,7 +5,7 @@
  * and burned. The importer's rules: TokenCreate writes the token, its TOKEN entity (admin key as
  * `key`, memo, auto-renew, expiry) and the treasury's association (unfrozen and KYC-granted when
  * the token has those keys); TokenAssociate one association per token (frozen by the freeze
- * default, KYC revoked when the token has a KYC key); TokenMint new NFTs owned by the treasury and
+ * default, KYC revoked when the token has a KYC key, as the token's statuses say); TokenMint new NFTs owned by the treasury and
  * the receipt's new total supply; a transfer moves an NFT and clears its spender; an approval sets
  * the spender; TokenBurn marks the NFT deleted without an owner.
  *
@@ -21,7 +21,6 @@ import { duration, entityRef, keyBytes, type NftMove, timestamp, tokenTransferLi
 import { FreezeStatus, KycStatus, type ScenarioLedger, TransactionType } from './ledger.js';
 
 const AUTO_RENEW_SECONDS = 7_776_000n;
-const MAX_LONG = 9_223_372_036_854_775_807n;
 
 interface TokenSettings {
   name: string;
@@ -94,11 +93,13 @@ export function createToken(ledger: ScenarioLedger, s: TokenSettings): bigint {
         fee_schedule_key: null,
         freeze_default: false,
         freeze_key: freeze?.key ?? null,
-        freeze_status: 0,
+        // what a new association gets: frozen by the freeze default, KYC revoked, when the token has those keys
+        freeze_status: freeze ? FreezeStatus.UNFROZEN : FreezeStatus.NOT_APPLICABLE,
         initial_supply: initialSupply,
         kyc_key: kyc?.key ?? null,
-        kyc_status: 0,
-        max_supply: s.maxSupply ?? MAX_LONG,
+        kyc_status: kyc ? KycStatus.REVOKED : KycStatus.NOT_APPLICABLE,
+        // the body's maxSupply, 0 when it has none (infinite supply)
+        max_supply: s.maxSupply ?? 0n,
         metadata: Buffer.alloc(0),
         metadata_key: null,
         name: s.name,
@@ -135,11 +136,10 @@ export function associate(ledger: ScenarioLedger, account: bigint, tokens: bigin
     data: Buffer.concat([entityRef(1, account), ...tokens.map((t) => entityRef(2, t))]),
     entityId: account,
     apply: () => {
+      // the handler leaves the statuses to the upsert, which takes the token's
       for (const t of tokens) {
         const token = ledger.token(t);
-        const freeze =
-          token.freeze_key === null ? FreezeStatus.NOT_APPLICABLE : token.freeze_default ? FreezeStatus.FROZEN : FreezeStatus.UNFROZEN;
-        ledger.associate(account, t, ts, freeze, token.kyc_key === null ? KycStatus.NOT_APPLICABLE : KycStatus.REVOKED);
+        ledger.associate(account, t, ts, token.freeze_status as number, token.kyc_status as number);
       }
     },
   });
