@@ -15,6 +15,14 @@ function tools(args: string[]): Promise<{ code: number; stdout: string; stderr: 
 }
 
 describe('tools roundtrip', () => {
+  it('--help prints its usage', async () => {
+    const run = await tools(['roundtrip', '--help']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^Usage: lqs-tools roundtrip \[options\]/);
+    for (const option of ['--size <size>', '--sections <list>', '--compare <group>', '--seed <n>', '--backend <backend>'])
+      assert.ok(run.stdout.includes(option), option);
+  });
+
   it('prints the rows and answers compared per table and exits 0 without differences', async () => {
     const run = await tools(['roundtrip', '--sections', 'transfers', '--compare', 'transactions']);
     assert.equal(run.code, 0, run.stderr + run.stdout);
