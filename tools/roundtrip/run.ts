@@ -27,6 +27,8 @@ export interface RoundTripOptions {
   compare: CompareGroup;
   seed?: number;
   backend?: Backend;
+  /** the name prefix of the two databases (postgres backend) */
+  databasePrefix?: string;
   /** called with both databases before they are dropped (tests) */
   inspect?: (expected: Harness, ingested: Harness) => Promise<void>;
 }
@@ -72,10 +74,11 @@ export async function runRoundTrip(options: RoundTripOptions): Promise<RoundTrip
     ledger.assignIndexes(written.indexes);
     const rows = { record_file: written.recordFiles, ...ledger.expectedRows() };
 
-    expected = await Harness.open({ backend });
+    const prefix = options.databasePrefix ?? 'lqs_roundtrip';
+    expected = await Harness.open({ backend, databasePrefix: `${prefix}_expected` });
     await insertExpected(expected, rows);
 
-    ingested = await Harness.open({ backend });
+    ingested = await Harness.open({ backend, databasePrefix: `${prefix}_ingested` });
     const config = ingested.config;
     const settings = { ...config.ingest, source: join(dir, 'bucket'), addressBook: written.addressBook, network: '', trust: '' };
     const prepared = await prepareIngestion(ingested.db, config, settings);
