@@ -12,7 +12,8 @@ import { ingest } from '../../src/ingest/ingester.js';
 import { prepareIngestion } from '../../src/ingest/setup.js';
 import { insertRows } from '../../src/ledgerSetup/insert.js';
 import { playScenario, type SectionName, type SizeName } from '../stream/scenario/scenario.js';
-import { writeScenarioStream } from '../stream/scenario/writeScenario.js';
+import type { ScenarioLedger } from '../stream/scenario/ledger.js';
+import { type WrittenScenario, writeScenarioStream } from '../stream/scenario/writeScenario.js';
 import { type Backend, Harness } from '../testApp/harness.js';
 import { accountUrls, type AnswerDifference, blockUrls, compareAnswers } from './answers.js';
 import { compareTable, STATE_TABLES, type TableDifference, TRANSACTION_TABLES } from './compare.js';
@@ -72,44 +73,63 @@ export async function runRoundTrip(options: RoundTripOptions): Promise<RoundTrip
       firstBlock: 100n,
     });
     ledger.assignIndexes(written.indexes);
-    const rows = { record_file: written.recordFiles, ...ledger.expectedRows() };
 
     const prefix = options.databasePrefix ?? 'lqs_roundtrip';
-    expected = await Harness.open({ backend, databasePrefix: `${prefix}_expected` });
-    await insertExpected(expected, rows);
-
-    ingested = await Harness.open({ backend, databasePrefix: `${prefix}_ingested` });
-    const config = ingested.config;
-    const settings = { ...config.ingest, source: join(dir, 'bucket'), addressBook: written.addressBook, network: '', trust: '' };
-    const prepared = await prepareIngestion(ingested.db, config, settings);
-    try {
-      await ingest(ingested.db, { ...prepared, once: true });
-    } finally {
-      await prepared.source.close();
-    }
-
-    const specs = [...(options.compare === 'state' ? [] : TRANSACTION_TABLES), ...(options.compare === 'transactions' ? [] : STATE_TABLES)];
-    const tables: TableDifference[] = [];
-    for (const spec of specs) tables.push(await compareTable(expected.db, ingested.db, spec));
-    const urls = [
-      ...(options.compare === 'state' ? [] : blockUrls(written.recordFiles)),
-      ...(options.compare === 'transactions' ? [] : accountUrls(rows.entity, rows.entity_history, ACCOUNT_SAMPLE)),
-    ];
-    const answers = await compareAnswers(expected.app, ingested.app, urls);
-    await options.inspect?.(expected, ingested);
-    return {
-      transactions: rows.transaction.length,
-      files: written.recordFiles.length,
-      tables,
-      urls: urls.length,
-      answers,
-      differences: tables.reduce((sum, t) => sum + t.differing, 0) + answers.length,
-    };
+    // both at once: opening a database is most of a small run's time
+    const [a, b] = await Promise.allSettled([
+      Harness.open({ backend, databasePrefix: `${prefix}_expected` }),
+      Harness.open({ backend, databasePrefix: `${prefix}_ingested` }),
+    ]);
+    if (a.status === 'fulfilled') expected = a.value;
+    if (b.status === 'fulfilled') ingested = b.value;
+    if (a.status === 'rejected') throw a.reason;
+    if (b.status === 'rejected') throw b.reason;
+    return await ingestAndCompare(options, ledger, written, join(dir, 'bucket'), a.value, b.value);
   } finally {
     await expected?.close();
     await ingested?.close();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Inserts the expected rows into one database, ingests the stream at `bucket` into the other, compares them. */
+async function ingestAndCompare(
+  options: RoundTripOptions,
+  ledger: ScenarioLedger,
+  written: WrittenScenario,
+  bucket: string,
+  expected: Harness,
+  ingested: Harness,
+): Promise<RoundTripReport> {
+  const rows = { record_file: written.recordFiles, ...ledger.expectedRows() };
+  await insertExpected(expected, rows);
+
+  const config = ingested.config;
+  const settings = { ...config.ingest, source: bucket, addressBook: written.addressBook, network: '', trust: '' };
+  const prepared = await prepareIngestion(ingested.db, config, settings);
+  try {
+    await ingest(ingested.db, { ...prepared, once: true });
+  } finally {
+    await prepared.source.close();
+  }
+
+  const specs = [...(options.compare === 'state' ? [] : TRANSACTION_TABLES), ...(options.compare === 'transactions' ? [] : STATE_TABLES)];
+  const tables: TableDifference[] = [];
+  for (const spec of specs) tables.push(await compareTable(expected.db, ingested.db, spec));
+  const urls = [
+    ...(options.compare === 'state' ? [] : blockUrls(written.recordFiles)),
+    ...(options.compare === 'transactions' ? [] : accountUrls(rows.entity, rows.entity_history, ACCOUNT_SAMPLE)),
+  ];
+  const answers = await compareAnswers(expected.app, ingested.app, urls);
+  await options.inspect?.(expected, ingested);
+  return {
+    transactions: rows.transaction.length,
+    files: written.recordFiles.length,
+    tables,
+    urls: urls.length,
+    answers,
+    differences: tables.reduce((sum, t) => sum + t.differing, 0) + answers.length,
+  };
 }
 
 /** The report as the command prints it. */

@@ -165,17 +165,17 @@ export function cryptoSection(ledger: ScenarioLedger, accounts: number): void {
 }
 
 /** One CryptoUpdate of `id`, paid by itself; what it sets depends on `variant`. */
-export function updateAccount(ledger: ScenarioLedger, id: bigint, variant: number, key?: { key: Buffer; publicKey: string }): void {
+export function updateAccount(ledger: ScenarioLedger, id: bigint, variant: number): void {
   const ts = ledger.nextTimestamp();
   const fields: Record<string, unknown> = {};
   const parts: Buffer[] = [entityRef(2, id)];
-  const newKeyValue = key ?? (variant % 4 === 0 ? newKey(ledger) : null);
-  if (newKeyValue) {
-    parts.push(message(3, newKeyValue.key));
-    fields.key = newKeyValue.key;
-    fields.public_key = newKeyValue.publicKey;
+  if (variant % 4 === 0) {
+    const { key, publicKey } = newKey(ledger);
+    parts.push(message(3, key));
+    fields.key = key;
+    fields.public_key = publicKey;
   }
-  if (variant % 3 === 0 || key) {
+  if (variant % 3 === 0) {
     const memo = `updated ${variant}`;
     parts.push(wrapped(14, string(1, memo)));
     fields.memo = memo;
@@ -189,15 +189,13 @@ export function updateAccount(ledger: ScenarioLedger, id: bigint, variant: numbe
     parts.push(wrapped(15, int(1, 5)));
     fields.max_automatic_token_associations = 5;
   }
-  if (!key) {
-    // staking: to a node (clearing a staked account), and decline reward; a new stake period starts
-    parts.push(int(17, BigInt(variant % 3)));
-    parts.push(wrapped(18, int(1, variant % 2 === 0)));
-    fields.staked_node_id = BigInt(variant % 3);
-    fields.staked_account_id = 0n;
-    fields.decline_reward = variant % 2 === 0;
-    fields.stake_period_start = ScenarioLedger.epochDay(ts);
-  }
+  // staking: to a node (clearing a staked account), and decline reward; a new stake period starts
+  parts.push(int(17, BigInt(variant % 3)));
+  parts.push(wrapped(18, int(1, variant % 2 === 0)));
+  fields.staked_node_id = BigInt(variant % 3);
+  fields.staked_account_id = 0n;
+  fields.decline_reward = variant % 2 === 0;
+  fields.stake_period_start = ScenarioLedger.epochDay(ts);
   ledger.submit(ts, {
     payer: id,
     memo: '',

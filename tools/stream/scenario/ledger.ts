@@ -170,15 +170,11 @@ export class ScenarioLedger {
       this.record(spec, sub, item);
       return item;
     };
-    const before = children.filter((c) => c.before);
-    const after = children.filter((c) => !c.before);
-    // preceding children (automatic creations) are written before their parent, the others after it
-    const parentItem = () => built(ts, s, false);
-    const encodedBefore = before.map((c) => built(c.ts, c.submission, true));
-    const parent = parentItem();
-    const encodedAfter = after.map((c) => built(c.ts, c.submission, true));
-    group.push(...encodedBefore, parent, ...encodedAfter);
-    group.sort((a, b) => (a.consensusTimestamp < b.consensusTimestamp ? -1 : 1));
+    // preceding children (automatic creations, completions) take effect before their parent, the others after it
+    for (const c of children.filter((c) => c.before)) group.push(built(c.ts, c.submission, true));
+    group.push(built(ts, s, false));
+    for (const c of children.filter((c) => !c.before)) group.push(built(c.ts, c.submission, true));
+    group.sort((a, b) => (a.consensusTimestamp < b.consensusTimestamp ? -1 : a.consensusTimestamp > b.consensusTimestamp ? 1 : 0));
     this.groups.push(group);
   }
 
