@@ -50,6 +50,7 @@ describe('round trip: scenario stream ingested vs the importer rows written dire
         assert.ok((rows.crypto_transfer ?? 0) > report.transactions, 'fees and transfers');
         assert.ok((rows.token_transfer ?? 0) > 0, 'token transfers');
         assert.equal(rows.staking_reward_transfer, 1);
+        assert.equal(rows.file_data, 1, 'the exchange rate file update');
         assert.ok(report.urls >= 5);
         assert.equal(tampered.table, 1);
         assert.match(

@@ -1,13 +1,14 @@
 /**
- * The scenario's hbar sections. `transfers`: transfers between genesis accounts and consensus
- * messages, which change no state the database holds. `crypto`: accounts created with keys, memos,
- * automatic associations and staking settings, updated (key, memo, staking, decline reward),
- * paying each other (one transfer with a staking reward paid from 0.0.800) and deleted, with the
- * importer's entity rules (CryptoCreate/CryptoUpdate/CryptoDelete handlers).
+ * The scenario's hbar sections. `transfers`: transfers between genesis accounts (some refused),
+ * consensus messages and an exchange rate file update, which change no state the database holds.
+ * `crypto`: accounts created with keys, memos, automatic associations and staking settings,
+ * updated (key, memo, staking, decline reward), paying each other (one transfer with a staking
+ * reward paid from 0.0.800) and deleted, one create refused, with the importer's entity rules
+ * (CryptoCreate/CryptoUpdate/CryptoDelete handlers).
  */
 import { encodeEntityId } from '../../../src/domain/entityId.js';
 import { bytes, int, message, string } from '../protoWriter.js';
-import { duration, entityRef, keyBytes, timestamp, transferList, wrapped } from './hapi.js';
+import { duration, entityRef, INSUFFICIENT_ACCOUNT_BALANCE, keyBytes, timestamp, transferList, wrapped } from './hapi.js';
 import { ScenarioLedger, STAKING_REWARD_ACCOUNT, TransactionType, TREASURY } from './ledger.js';
 
 const AUTO_RENEW_SECONDS = 7_776_000n;
@@ -111,7 +112,47 @@ export function transfer(ledger: ScenarioLedger, from: bigint, to: bigint, amoun
   });
 }
 
-/** Genesis transfers and consensus messages: rows in the transaction tables only. */
+/**
+ * A FileUpdate {fileID 1, contents 4} of the exchange rate file 0.0.112 by 0.0.57, an
+ * ExchangeRateSet {currentRate 1, nextRate 2} of ExchangeRate {hbarEquiv 1, centEquiv 2,
+ * expirationTime 3}: the importer keeps its contents in `file_data`.
+ */
+function exchangeRateUpdate(ledger: ScenarioLedger): void {
+  const ts = ledger.nextTimestamp();
+  const hour = (ts / 3_600_000_000_000n + 1n) * 3_600n;
+  const rate = (field: number, cents: number, expiry: bigint) => message(field, int(1, 30_000), int(2, cents), message(3, int(1, expiry)));
+  const contents = Buffer.concat([
+    rate(1, ledger.rng.between(200_000, 400_000), hour),
+    rate(2, ledger.rng.between(200_000, 400_000), hour + 3_600n),
+  ]);
+  const file = encodeEntityId(0n, 0n, 112n);
+  ledger.submit(ts, {
+    payer: encodeEntityId(0n, 0n, 57n),
+    memo: '',
+    type: TransactionType.FILEUPDATE,
+    data: Buffer.concat([entityRef(1, file), bytes(4, contents)]),
+    entityId: file,
+    fileData: contents,
+  });
+}
+
+/** A CryptoTransfer refused for want of balance: its record holds the fees only. */
+function failedTransfer(ledger: ScenarioLedger, from: bigint, to: bigint): void {
+  const amount = 1_000_000_000_000_000n;
+  ledger.submit(ledger.nextTimestamp(), {
+    payer: from,
+    memo: 'too much',
+    type: TransactionType.CRYPTOTRANSFER,
+    data: transferList(1, [
+      [from, -amount],
+      [to, amount],
+    ]),
+    result: INSUFFICIENT_ACCOUNT_BALANCE,
+    entityId: null,
+  });
+}
+
+/** Genesis transfers (one in eight refused) and consensus messages: rows in the transaction tables only. */
 export function transfersSection(ledger: ScenarioLedger, count: number): void {
   const topic = encodeEntityId(0n, 0n, 41_001n);
   let sequence = 0n;
@@ -127,6 +168,10 @@ export function transfersSection(ledger: ScenarioLedger, count: number): void {
         receipt: [int(7, sequence), bytes(8, ledger.rng.bytes(48)), int(9, 3)],
         entityId: topic,
       });
+    } else if (i === 5) {
+      exchangeRateUpdate(ledger);
+    } else if (i % 8 === 6) {
+      failedTransfer(ledger, ledger.rng.pick(GENESIS_ACCOUNTS), TREASURY);
     } else {
       const from = ledger.rng.pick(GENESIS_ACCOUNTS);
       const to = ledger.rng.pick(GENESIS_ACCOUNTS.filter((a) => a !== from));
@@ -151,6 +196,7 @@ export function cryptoSection(ledger: ScenarioLedger, accounts: number): void {
     if (i % 2 === 1) settings.maxAutomaticAssociations = 10 + i;
     ids.push(createAccount(ledger, settings));
   }
+  failedCreate(ledger);
   for (let i = 0; i < ids.length * 2; i++) {
     const from = ids[i % ids.length]!;
     const to = ids[(i * 7 + 1) % ids.length]!;
@@ -162,6 +208,21 @@ export function cryptoSection(ledger: ScenarioLedger, accounts: number): void {
   }
   // delete the last two, their balance to the first
   for (const id of ids.slice(-2)) deleteAccount(ledger, id, ids[0]!);
+}
+
+/** A CryptoCreate refused: no account in its receipt, none created, its initial balance still in its row. */
+function failedCreate(ledger: ScenarioLedger): void {
+  const { key } = newKey(ledger);
+  const initialBalance = 1_000_000_000_000_000n;
+  ledger.submit(ledger.nextTimestamp(), {
+    payer: TREASURY,
+    memo: '',
+    type: TransactionType.CRYPTOCREATEACCOUNT,
+    data: Buffer.concat([message(1, key), int(2, initialBalance), duration(9, AUTO_RENEW_SECONDS)]),
+    result: INSUFFICIENT_ACCOUNT_BALANCE,
+    entityId: null,
+    initialBalance,
+  });
 }
 
 /** One CryptoUpdate of `id`, paid by itself; what it sets depends on `variant`. */

@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import { bytes, int, message, sint, string } from '../protoWriter.js';
 
 export const SUCCESS = 22;
+/** ResponseCodeEnum INSUFFICIENT_ACCOUNT_BALANCE: a failed transaction whose fees are charged */
+export const INSUFFICIENT_ACCOUNT_BALANCE = 28;
 
 /** Timestamp {seconds 1, nanos 2} */
 export function timestamp(field: number, nanos: bigint): Buffer {

@@ -21,7 +21,7 @@
 import { encodeEntityId } from '../../../src/domain/entityId.js';
 import type { ColumnValues } from '../../../src/ledgerSetup/insert.js';
 import { Rng } from '../../generate/random.js';
-import { type EncodedItem, encodeItem, type ItemSpec, type TokenMoves } from './hapi.js';
+import { type EncodedItem, encodeItem, type ItemSpec, SUCCESS, type TokenMoves } from './hapi.js';
 
 export const TREASURY = 2n;
 export const FEE_COLLECTOR = 98n;
@@ -36,6 +36,7 @@ export const TransactionType = {
   CRYPTODELETE: 12,
   CRYPTOTRANSFER: 14,
   CRYPTOUPDATEACCOUNT: 15,
+  FILEUPDATE: 19,
   CONSENSUSSUBMITMESSAGE: 27,
   TOKENCREATION: 29,
   TOKENMINT: 37,
@@ -59,6 +60,8 @@ export interface Submission extends Omit<ItemSpec, 'consensusTimestamp' | 'valid
   initialBalance?: bigint;
   /** a deletion: what the account holds after the fees goes to `to` */
   drain?: { from: bigint; to: bigint };
+  /** a system file's new contents (FileUpdate of 0.0.101, 0.0.102, 0.0.111, 0.0.112), kept in `file_data` */
+  fileData?: Buffer;
   /** the state change of the transaction itself, applied before its transfers as the importer does */
   apply?: () => void;
 }
@@ -101,6 +104,7 @@ export class ScenarioLedger {
     crypto_transfer: [] as ColumnValues[],
     token_transfer: [] as ColumnValues[],
     staking_reward_transfer: [] as ColumnValues[],
+    file_data: [] as ColumnValues[],
   };
   private readonly entities = new Map<bigint, ColumnValues>();
   private readonly entityHistory: ColumnValues[] = [];
@@ -192,7 +196,7 @@ export class ScenarioLedger {
     this.rows.transaction.push({
       consensus_timestamp: ts,
       type: spec.type,
-      result: spec.result ?? 22,
+      result: spec.result ?? SUCCESS,
       payer_account_id: spec.payer,
       valid_start_ns: spec.validStart,
       valid_duration_seconds: 120n,
@@ -209,7 +213,17 @@ export class ScenarioLedger {
       // the importer's nft_transfer: one object per NFT moved, in the record's order
       nft_transfer: nftTransfers.length === 0 ? null : JSON.stringify(nftTransfers),
     });
-    sub.apply?.();
+    // a failed transaction changes no state; its fees are charged all the same
+    if ((spec.result ?? SUCCESS) === SUCCESS) {
+      if (sub.fileData)
+        this.rows.file_data.push({
+          consensus_timestamp: ts,
+          entity_id: sub.entityId,
+          file_data: sub.fileData,
+          transaction_type: spec.type,
+        });
+      sub.apply?.();
+    }
     for (const [account, amount] of spec.transfers) {
       this.rows.crypto_transfer.push({
         consensus_timestamp: ts,
@@ -336,6 +350,7 @@ export class ScenarioLedger {
       crypto_transfer: this.rows.crypto_transfer,
       token_transfer: this.rows.token_transfer,
       staking_reward_transfer: this.rows.staking_reward_transfer,
+      file_data: this.rows.file_data,
       entity: [...this.entities.values()],
       entity_history: this.entityHistory,
       token: [...this.tokens.values()],
