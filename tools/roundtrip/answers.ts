@@ -22,9 +22,13 @@ export function blockUrls(recordFiles: readonly ColumnValues[]): string[] {
   return [...new Set(urls)];
 }
 
-/** Every account and each one's NFTs (at most `max` accounts); hollow ones by their EVM address too; a past state of the updated ones. */
+/**
+ * Two genesis accounts; every account and each one's NFTs (at most `max` accounts), hollow ones by
+ * their EVM address too; a past state of the updated ones.
+ */
 export function accountUrls(entities: readonly ColumnValues[], history: readonly ColumnValues[], max: number): string[] {
-  const urls: string[] = [];
+  // genesis accounts the stream pays from and to but never creates: no row, as the importer keeps them
+  const urls: string[] = ['/api/v1/accounts/0.0.2', '/api/v1/accounts/0.0.98'];
   const accounts = entities.filter((e) => e.type === 'ACCOUNT').slice(0, max);
   for (const e of accounts) {
     const id = formatEntityId(e.id as bigint);
