@@ -11,6 +11,8 @@ export interface TableSpec {
   key: string[];
   /** columns left out (load times) */
   skip?: string[];
+  /** the column naming the entity a row belongs to (state tables), to tell the section that made it */
+  owner?: string;
 }
 
 /** The per-transaction tables the ingester writes for each file. */
@@ -25,13 +27,13 @@ export const TRANSACTION_TABLES: TableSpec[] = [
 
 /** The state tables the service reads, which the state appliers write. */
 export const STATE_TABLES: TableSpec[] = [
-  { table: 'entity', key: ['id'] },
-  { table: 'entity_history', key: ['id', 'timestamp_range'] },
-  { table: 'token', key: ['token_id'] },
-  { table: 'token_account', key: ['account_id', 'token_id'] },
-  { table: 'nft', key: ['token_id', 'serial_number'] },
-  { table: 'account_balance', key: ['account_id', 'consensus_timestamp'] },
-  { table: 'token_balance', key: ['account_id', 'token_id', 'consensus_timestamp'] },
+  { table: 'entity', key: ['id'], owner: 'id' },
+  { table: 'entity_history', key: ['id', 'timestamp_range'], owner: 'id' },
+  { table: 'token', key: ['token_id'], owner: 'token_id' },
+  { table: 'token_account', key: ['account_id', 'token_id'], owner: 'token_id' },
+  { table: 'nft', key: ['token_id', 'serial_number'], owner: 'token_id' },
+  { table: 'account_balance', key: ['account_id', 'consensus_timestamp'], owner: 'account_id' },
+  { table: 'token_balance', key: ['account_id', 'token_id', 'consensus_timestamp'], owner: 'token_id' },
 ];
 
 export interface TableDifference {
@@ -42,6 +44,8 @@ export interface TableDifference {
   differing: number;
   /** the first differences, one line each */
   examples: string[];
+  /** differing keys by the section owning them (tables with an owner column) */
+  bySection: Record<string, number>;
 }
 
 function canonical(value: unknown): unknown {
@@ -101,12 +105,33 @@ function unmatched(a: Record<string, unknown>[], b: Record<string, unknown>[]): 
   return [onlyA, onlyB];
 }
 
-export async function compareTable(expected: Queryable, ingested: Queryable, spec: TableSpec, maxExamples = 5): Promise<TableDifference> {
+/**
+ * `sectionOf` names the section owning an entity id (rows of tables with an owner column are
+ * counted under it); `maxExamples` bounds the example lines.
+ */
+export async function compareTable(
+  expected: Queryable,
+  ingested: Queryable,
+  spec: TableSpec,
+  sectionOf: (id: bigint) => string = () => 'all',
+  maxExamples = 5,
+): Promise<TableDifference> {
   const [a, b] = [await readTable(expected, spec), await readTable(ingested, spec)];
   const [onlyExpected, onlyIngested] = unmatched(a, b);
   const examples: string[] = [];
   const ingestedByKey = new Map(onlyIngested.map((row) => [keyOf(spec, row), row]));
   const paired = onlyExpected.filter((row) => ingestedByKey.has(keyOf(spec, row))).length;
+  const bySection: Record<string, number> = {};
+  if (spec.owner) {
+    const owner = spec.owner;
+    const count = (row: Record<string, unknown>) => {
+      const section = sectionOf(BigInt(row[owner] as string));
+      bySection[section] = (bySection[section] ?? 0) + 1;
+    };
+    const expectedKeys = new Set(onlyExpected.map((row) => keyOf(spec, row)));
+    for (const row of onlyExpected) count(row);
+    for (const row of onlyIngested) if (!expectedKeys.has(keyOf(spec, row))) count(row);
+  }
   for (const row of onlyExpected) {
     if (examples.length >= maxExamples) break;
     const key = keyOf(spec, row);
@@ -129,5 +154,6 @@ export async function compareTable(expected: Queryable, ingested: Queryable, spe
     ingestedRows: b.length,
     differing: onlyExpected.length + onlyIngested.length - paired,
     examples,
+    bySection,
   };
 }

@@ -42,6 +42,10 @@ export interface RoundTripReport {
   answers: AnswerDifference[];
   /** differing rows plus differing answers */
   differences: number;
+  /** those of the per-transaction tables and the blocks' answers */
+  transactionDifferences: number;
+  /** those of the state tables and the accounts' answers, by the section owning the entity (genesis accounts: `transfers`) */
+  stateDifferences: Record<string, number>;
 }
 
 const START_NANOS = 1_767_225_600_000_000_000n;
@@ -114,14 +118,23 @@ async function ingestAndCompare(
   }
 
   const specs = [...(options.compare === 'state' ? [] : TRANSACTION_TABLES), ...(options.compare === 'transactions' ? [] : STATE_TABLES)];
+  // an entity the stream never created (a genesis account) belongs to the transfers section
+  const sectionOf = (id: bigint) => ledger.ownerOf(id) ?? 'transfers';
   const tables: TableDifference[] = [];
-  for (const spec of specs) tables.push(await compareTable(expected.db, ingested.db, spec));
+  for (const spec of specs) tables.push(await compareTable(expected.db, ingested.db, spec, sectionOf));
   const urls = [
     ...(options.compare === 'state' ? [] : blockUrls(written.recordFiles)),
-    ...(options.compare === 'transactions' ? [] : accountUrls(rows.entity, rows.entity_history, ACCOUNT_SAMPLE)),
+    ...(options.compare === 'transactions' ? [] : accountUrls(rows.entity, rows.entity_history, ACCOUNT_SAMPLE, sectionOf)),
   ];
   const answers = await compareAnswers(expected.app, ingested.app, urls);
   await options.inspect?.(expected, ingested);
+  const stateDifferences: Record<string, number> = {};
+  const add = (section: string, n: number) => {
+    stateDifferences[section] = (stateDifferences[section] ?? 0) + n;
+  };
+  for (const t of tables) for (const [section, n] of Object.entries(t.bySection)) add(section, n);
+  for (const a of answers) if (a.section !== null) add(a.section, 1);
+  const isTransactionTable = (t: TableDifference) => TRANSACTION_TABLES.some((spec) => spec.table === t.table);
   return {
     transactions: rows.transaction.length,
     files: written.recordFiles.length,
@@ -129,6 +142,9 @@ async function ingestAndCompare(
     urls: urls.length,
     answers,
     differences: tables.reduce((sum, t) => sum + t.differing, 0) + answers.length,
+    transactionDifferences:
+      tables.filter(isTransactionTable).reduce((sum, t) => sum + t.differing, 0) + answers.filter((a) => a.section === null).length,
+    stateDifferences,
   };
 }
 
@@ -143,6 +159,11 @@ export function formatReport(options: RoundTripOptions, report: RoundTripReport)
     ),
     `  answers: ${report.urls} URLs, ${report.answers.length} differing`,
   ];
+  if (options.compare !== 'transactions') {
+    const bySection = Object.entries(report.stateDifferences).filter(([, n]) => n > 0);
+    const text = bySection.length === 0 ? 'none' : bySection.map(([section, n]) => `${section} ${n}`).join(', ');
+    lines.push(`  state differences by section: ${text}`);
+  }
   const examples = [...report.tables.flatMap((t) => t.examples), ...report.answers.slice(0, 10).map((a) => `GET ${a.url}: ${a.detail}`)];
   if (examples.length > 0) lines.push('first differences:', ...examples.map((e) => `  ${e}`));
   lines.push(report.differences === 0 ? 'no differences' : `${report.differences} differences`);

@@ -113,6 +113,9 @@ export class ScenarioLedger {
   private readonly nfts = new Map<string, ColumnValues>();
   private nextNum: bigint;
   private signatures = 0;
+  /** the section being played, which owns the entities created meanwhile */
+  section = '';
+  private readonly owners = new Map<bigint, string>();
 
   constructor(
     seed: number,
@@ -125,9 +128,16 @@ export class ScenarioLedger {
     this.nextNum = firstNum;
   }
 
-  /** the next entity number the network assigns */
+  /** the next entity number the network assigns (owned by the section being played) */
   newId(): bigint {
-    return encodeEntityId(0n, 0n, this.nextNum++);
+    const id = encodeEntityId(0n, 0n, this.nextNum++);
+    this.owners.set(id, this.section);
+    return id;
+  }
+
+  /** The section that created an entity; null for one the stream never created (genesis accounts). */
+  ownerOf(id: bigint): string | null {
+    return this.owners.get(id) ?? null;
   }
 
   /** the consensus time the next top-level transaction gets */

@@ -40,6 +40,10 @@ export interface ScenarioOptions {
 export function playScenario(options: ScenarioOptions): ScenarioLedger {
   const nodes = Array.from({ length: options.nodes }, (_, i) => FIRST_NODE + BigInt(i));
   const ledger = new ScenarioLedger(options.seed, options.startNanos, nodes);
-  for (const name of SECTION_NAMES) if (options.sections.includes(name)) PLAY[name](ledger, SIZES[options.size][name]);
+  for (const name of SECTION_NAMES) {
+    if (!options.sections.includes(name)) continue;
+    ledger.section = name;
+    PLAY[name](ledger, SIZES[options.size][name]);
+  }
   return ledger;
 }
