@@ -2,7 +2,7 @@
  * The round-trip scenario's model of the ledger: each submitted transaction becomes a stream item
  * (its Transaction and TransactionRecord) and, independently, the rows the mirror node's importer
  * writes for it. The per-transaction rows (`transaction`, `crypto_transfer`, `token_transfer`,
- * `staking_reward_transfer`) come from the scenario's own values; the state (`entity` and its
+ * `staking_reward_transfer`, `file_data`) come from the scenario's own values; the state (`entity` and its
  * history, `token`, `token_account`, `nft`) is kept here by the importer's rules, which the
  * sections apply explicitly (create, update, delete, association, mint…). Nothing here calls the
  * service's ingester.
@@ -16,7 +16,11 @@
  *   version, for accounts (and contracts) the database holds; an account the stream never created
  *   (genesis accounts: the payer 0.0.2, nodes, 0.0.98, 0.0.800) gets no row from its transfers;
  * - every token transfer adds to `token_account.balance` (fungible: the amount; NFTs: one per
- *   serial received or sent) and sets `balance_timestamp`, without a new version.
+ *   serial received or sent) and sets `balance_timestamp`, without a new version;
+ * - a closed version keeps the balance the account had when it closed;
+ * - no `account_balance` or `token_balance` snapshot: without balance files the importer takes its
+ *   first one a delay after the first record file (then at its minimum frequency), longer than
+ *   the scenario's few minutes of consensus time.
  */
 import { encodeEntityId } from '../../../src/domain/entityId.js';
 import type { ColumnValues } from '../../../src/ledgerSetup/insert.js';
@@ -194,14 +198,13 @@ export class ScenarioLedger {
 
   private record(spec: ItemSpec, sub: Submission, item: EncodedItem): void {
     const ts = spec.consensusTimestamp;
+    // ids as JSON numbers, exact (JSON.stringify has no bigints)
     const nftTransfers = (spec.tokenTransfers ?? []).flatMap((t) =>
-      (t.nfts ?? []).map((n) => ({
-        is_approval: n.isApproval ?? false,
-        receiver_account_id: n.receiver === null ? null : Number(n.receiver),
-        sender_account_id: n.sender === null ? null : Number(n.sender),
-        serial_number: Number(n.serial),
-        token_id: Number(t.token),
-      })),
+      (t.nfts ?? []).map(
+        (n) =>
+          `{"is_approval":${n.isApproval ?? false},"receiver_account_id":${n.receiver ?? 'null'},` +
+          `"sender_account_id":${n.sender ?? 'null'},"serial_number":${n.serial},"token_id":${t.token}}`,
+      ),
     );
     this.rows.transaction.push({
       consensus_timestamp: ts,
@@ -221,7 +224,7 @@ export class ScenarioLedger {
       nonce: spec.nonce ?? 0,
       parent_consensus_timestamp: spec.parent ?? null,
       // the importer's nft_transfer: one object per NFT moved, in the record's order
-      nft_transfer: nftTransfers.length === 0 ? null : JSON.stringify(nftTransfers),
+      nft_transfer: nftTransfers.length === 0 ? null : `[${nftTransfers.join(',')}]`,
     });
     // a failed transaction changes no state; its fees are charged all the same
     if ((spec.result ?? SUCCESS) === SUCCESS) {
@@ -307,10 +310,6 @@ export class ScenarioLedger {
     this.entities.set(id, { ...current, ...fields, timestamp_range: `[${ts},)` });
   }
 
-  entity(id: bigint): ColumnValues | undefined {
-    return this.entities.get(id);
-  }
-
   createToken(row: ColumnValues): void {
     this.tokens.set(row.token_id as bigint, row);
   }
@@ -342,10 +341,6 @@ export class ScenarioLedger {
     const key = `${token}/${serial}`;
     const current = this.nfts.get(key);
     this.nfts.set(key, { ...(current ?? {}), ...fields, token_id: token, serial_number: serial, timestamp_range: `[${ts},)` });
-  }
-
-  nft(token: bigint, serial: bigint): ColumnValues | undefined {
-    return this.nfts.get(`${token}/${serial}`);
   }
 
   /** Sets each transaction row's `index`, its position in its record file. */

@@ -222,8 +222,8 @@ export function nftsSection(ledger: ScenarioLedger, serials: number): void {
   const treasury = createAccount(ledger, { memo: 'nft treasury', initialBalance: 2_000_000_000n });
   const [a, b] = [createAccount(ledger, { initialBalance: 500_000_000n }), createAccount(ledger, { initialBalance: 500_000_000n })];
   const token = createToken(ledger, { name: 'Scenario Art', symbol: 'SART', treasury, nft: true, maxSupply: 1000n, memo: 'nft class' });
-  associate(ledger, a!, [token]);
-  associate(ledger, b!, [token]);
+  associate(ledger, a, [token]);
+  associate(ledger, b, [token]);
   const count = Math.max(4, serials);
   const metadata = Array.from({ length: count }, (_, i) => Buffer.from(`ipfs://scenario/${i + 1}`));
   const mintTs = ledger.nextTimestamp();
@@ -250,12 +250,12 @@ export function nftsSection(ledger: ScenarioLedger, serials: number): void {
       }
     },
   });
-  nftTransfer(ledger, token, treasury, { sender: treasury, receiver: a!, serial: 1n });
-  nftTransfer(ledger, token, treasury, { sender: treasury, receiver: b!, serial: 2n });
-  nftTransfer(ledger, token, treasury, { sender: treasury, receiver: a!, serial: 3n });
-  approveNft(ledger, token, a!, b!, 1n);
-  nftTransfer(ledger, token, b!, { sender: a!, receiver: b!, serial: 1n, isApproval: true });
-  approveNft(ledger, token, a!, b!, 3n);
+  nftTransfer(ledger, token, treasury, { sender: treasury, receiver: a, serial: 1n });
+  nftTransfer(ledger, token, treasury, { sender: treasury, receiver: b, serial: 2n });
+  nftTransfer(ledger, token, treasury, { sender: treasury, receiver: a, serial: 3n });
+  approveNft(ledger, token, a, b, 1n);
+  nftTransfer(ledger, token, b, { sender: a, receiver: b, serial: 1n, isApproval: true });
+  approveNft(ledger, token, a, b, 3n);
   // burn the last serial, still the treasury's
   const burnTs = ledger.nextTimestamp();
   const burned = BigInt(count);
