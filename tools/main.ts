@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The tools' command line (commander): generate | stream | conformance | fixtures load | bench | soak | readme,
+ * The tools' command line (commander): generate | stream | roundtrip | conformance | fixtures load | bench | soak | readme,
  * each with its own --help (`npm run generate -- …`, `npm run conformance -- …`, `npm run bench -- …`).
  * The service's commands are in src/main.ts.
  */
@@ -22,6 +22,18 @@ let exitCode: number | undefined;
 function seedOption(text: string): number {
   if (!/^\d{1,9}$/.test(text)) throw new InvalidArgumentError('an integer from 0 to 999999999.');
   return Number(text);
+}
+
+const ROUNDTRIP_SECTIONS = ['transfers', 'crypto', 'hollow', 'tokens', 'nfts'] as const;
+const ROUNDTRIP_SIZES = ['ci', 'large'];
+
+function sectionList(text: string): (typeof ROUNDTRIP_SECTIONS)[number][] {
+  const names = text.split(',').map((s) => s.trim());
+  for (const name of names) {
+    if (!(ROUNDTRIP_SECTIONS as readonly string[]).includes(name))
+      throw new InvalidArgumentError(`sections are ${ROUNDTRIP_SECTIONS.join(', ')}; not ${JSON.stringify(name)}.`);
+  }
+  return names as (typeof ROUNDTRIP_SECTIONS)[number][];
 }
 
 function positiveInt(text: string): number {
@@ -160,6 +172,42 @@ function program(): Command {
       const { streamCommand } = await import('./stream/cli.js');
       exitCode = await streamCommand(out, options);
     });
+
+  cli
+    .command('roundtrip')
+    .description(
+      'write the round-trip scenario as a signed record stream and as the rows the importer writes for it, ingest the stream into an empty database and compare the tables and the answers',
+    )
+    .addOption(new Option('--size <size>', 'scenario size').choices(ROUNDTRIP_SIZES).default('ci'))
+    .addOption(
+      new Option('--sections <list>', `comma-separated sections to play (${ROUNDTRIP_SECTIONS.join(', ')})`)
+        .argParser(sectionList)
+        .default([...ROUNDTRIP_SECTIONS], 'all'),
+    )
+    .addOption(
+      new Option(
+        '--compare <group>',
+        'what to compare: the per-transaction tables and block answers, the state tables and account answers, or both',
+      )
+        .choices(['all', 'transactions', 'state'])
+        .default('all'),
+    )
+    .option('--seed <n>', 'random seed, an integer from 0 to 999999999', seedOption, 1)
+    .addOption(new Option('--backend <backend>', 'database of both sides').choices(['pglite', 'postgres']).default('pglite'))
+    .action(
+      async (options: {
+        size: 'ci' | 'large';
+        sections: (typeof ROUNDTRIP_SECTIONS)[number][];
+        compare: 'all' | 'transactions' | 'state';
+        seed: number;
+        backend: 'pglite' | 'postgres';
+      }) => {
+        const { formatReport, runRoundTrip } = await import('./roundtrip/run.js');
+        const report = await runRoundTrip(options);
+        process.stdout.write(formatReport(options, report));
+        exitCode = report.differences === 0 ? 0 : 1;
+      },
+    );
 
   refuseUnknown(cli);
   // the bench and the soak read their own options (node:util parseArgs; the bench prints its usage on

@@ -113,6 +113,7 @@ describe('transaction rows of a record stream item', () => {
         nonce: 0,
         parent_consensus_timestamp: null,
         index: 0,
+        nft_transfer: null,
       },
     ]);
     assert.deepEqual(rows.cryptoTransfer, [
@@ -182,6 +183,35 @@ describe('transaction rows of a record stream item', () => {
       { consensus_timestamp: CONSENSUS, account_id: 1001n, amount: 10n, payer_account_id: 1001n },
     ]);
     assert.deepEqual(created.cryptoTransfer, []);
+  });
+
+  it("NFT transfers: the importer's nft_transfer JSON, without a sender for a mint or a receiver for a burn", () => {
+    const nft = (sender: number | null, receiver: number | null, serial: number, approval = false): Field[] => [
+      ...(sender === null ? [] : ([[1, 'bytes', id(sender)]] as Field[])),
+      ...(receiver === null ? [] : ([[2, 'bytes', id(receiver)]] as Field[])),
+      [3, 'varint', serial],
+      ...(approval ? ([[4, 'varint', 1]] as Field[]) : []),
+    ];
+    const rec = record(22, [
+      [
+        11,
+        'bytes',
+        [
+          [1, 'bytes', id(7007)],
+          [3, 'bytes', nft(null, 1001, 1)],
+          [3, 'bytes', nft(1001, 2002, 2, true)],
+          [3, 'bytes', nft(2002, 0, 3)],
+        ],
+      ],
+    ]);
+    const rows = rowsOf(transaction(body(CRYPTO_TRANSFER, [])), rec);
+    assert.deepEqual(JSON.parse(String(rows.transaction[0]?.nft_transfer)), [
+      { is_approval: false, receiver_account_id: 1001, sender_account_id: null, serial_number: 1, token_id: 7007 },
+      { is_approval: true, receiver_account_id: 2002, sender_account_id: 1001, serial_number: 2, token_id: 7007 },
+      { is_approval: false, receiver_account_id: null, sender_account_id: 2002, serial_number: 3, token_id: 7007 },
+    ]);
+    assert.deepEqual(rows.tokenTransfer, [], 'NFTs move in nft_transfer, not token_transfer');
+    assert.equal(rowsOf(transaction(body(CRYPTO_TRANSFER, [])), record(22)).transaction[0]?.nft_transfer, null);
   });
 
   it('entity ids keep their shard and realm; an unknown body type is stored as -1', () => {

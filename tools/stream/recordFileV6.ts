@@ -11,6 +11,9 @@ import { gzipSync } from 'node:zlib';
 import { bytes, int, message } from './protoWriter.js';
 import type { GeneratedItem } from './transactions.js';
 
+/** what a file holds of each item: its serialized Transaction and TransactionRecord */
+export type RecordStreamItem = Pick<GeneratedItem, 'transaction' | 'record'>;
+
 const SHA_384 = 1;
 const HASH_LENGTH = 48;
 const SHA_384_WITH_RSA = 1;
@@ -41,7 +44,7 @@ function hashObject(field: number, hash: Buffer): Buffer {
 }
 
 /** Folds the items into the running hash: SHA-384 of the previous running hash and of each item's two serialized messages. */
-export function runningHash(start: Buffer, items: GeneratedItem[]): Buffer {
+export function runningHash(start: Buffer, items: RecordStreamItem[]): Buffer {
   let hash = start;
   for (const item of items) hash = sha384(hash, sha384(item.transaction, item.record));
   return hash;
@@ -51,7 +54,7 @@ export function writeRecordFileV6(
   version: HapiVersion,
   blockNumber: bigint,
   startRunningHash: Buffer,
-  items: GeneratedItem[],
+  items: RecordStreamItem[],
 ): WrittenRecordFile {
   const endRunningHash = runningHash(startRunningHash, items);
   const body = Buffer.concat([

@@ -77,6 +77,8 @@ export interface HarnessOptions {
   optionalIndexes?: boolean;
   /** wall-clock milliseconds for the response cache (off here unless `baseConfig` enables it) */
   cacheNow?: () => number;
+  /** the name prefix of the private database (postgres backend; default `lqs_scratch`) */
+  databasePrefix?: string;
 }
 
 export interface CapturedQuery {
@@ -134,7 +136,7 @@ export class Harness {
     let dropDatabase: () => Promise<void> = async () => {};
     if (options.backend === 'postgres') {
       const adminUrl = options.adminUrl ?? process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
-      const scratch = await createScratchDatabase(adminUrl);
+      const scratch = await createScratchDatabase(adminUrl, options.databasePrefix);
       const open = (url: string) =>
         openPostgres({
           url,

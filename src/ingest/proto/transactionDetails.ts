@@ -27,9 +27,19 @@ export interface AccountAmount {
   isApproval: boolean;
 }
 
+export interface NftTransfer {
+  /** null for a mint (no sender) */
+  senderAccountId: bigint | null;
+  /** null for a burn or wipe (no receiver) */
+  receiverAccountId: bigint | null;
+  serialNumber: bigint;
+  isApproval: boolean;
+}
+
 export interface TokenTransfers {
   tokenId: bigint;
   transfers: AccountAmount[];
+  nftTransfers: NftTransfer[];
 }
 
 export interface TransactionBodyDetails {
@@ -114,20 +124,36 @@ export function readTransferList(bytes: Uint8Array, into: AccountAmount[]): void
   });
 }
 
-/** TokenTransferList {token 1, transfers 2}. */
+/** NftTransfer {senderAccountID 1, receiverAccountID 2, serialNumber 3, is_approval 4}; an absent or 0.0.0 account is none. */
+function readNftTransfer(bytes: Uint8Array): NftTransfer {
+  const out: NftTransfer = { senderAccountId: null, receiverAccountId: null, serialNumber: 0n, isApproval: false };
+  readFields(bytes, (field, wire, r) => {
+    if (field === 1 && wire === WIRE_LENGTH) out.senderAccountId = readEntityId(r.bytes()) || null;
+    else if (field === 2 && wire === WIRE_LENGTH) out.receiverAccountId = readEntityId(r.bytes()) || null;
+    else if (field === 3 && wire === WIRE_VARINT) out.serialNumber = int64(r);
+    else if (field === 4 && wire === WIRE_VARINT) out.isApproval = r.bool();
+    else return false;
+    return true;
+  });
+  return out;
+}
+
+/** TokenTransferList {token 1, transfers 2, nftTransfers 3}. */
 function readTokenTransferList(bytes: Uint8Array): TokenTransfers | null {
   let tokenId: bigint | null = null;
   const transfers: AccountAmount[] = [];
+  const nftTransfers: NftTransfer[] = [];
   readFields(bytes, (field, wire, r) => {
     if (wire !== WIRE_LENGTH) return false;
     if (field === 1) tokenId = readEntityId(r.bytes());
     else if (field === 2) {
       const aa = readAccountAmount(r.bytes());
       if (aa) transfers.push(aa);
-    } else return false;
+    } else if (field === 3) nftTransfers.push(readNftTransfer(r.bytes()));
+    else return false;
     return true;
   });
-  return tokenId === null ? null : { tokenId, transfers };
+  return tokenId === null ? null : { tokenId, transfers, nftTransfers };
 }
 
 /**

@@ -8,6 +8,7 @@ import { sha384 } from '../hash.js';
 import {
   type OutcomeDetails,
   readBlockOutcome,
+  type TokenTransfers,
   readRecordOutcome,
   readTransactionBody,
   type TransactionBodyDetails,
@@ -53,6 +54,23 @@ function entityOf(d: Decoded): bigint | null {
   return d.body.targetEntityId ?? d.outcome.receiptEntityId;
 }
 
+/**
+ * The importer's `nft_transfer` JSON: one object per NFT moved, in the record's order, ids as
+ * numbers (written exactly, past 2^53 too), no sender for a mint, no receiver for a burn.
+ */
+export function nftTransferJson(lists: readonly TokenTransfers[]): string | null {
+  const parts: string[] = [];
+  for (const list of lists) {
+    for (const t of list.nftTransfers) {
+      parts.push(
+        `{"is_approval":${t.isApproval},"receiver_account_id":${t.receiverAccountId ?? 'null'},` +
+          `"sender_account_id":${t.senderAccountId ?? 'null'},"serial_number":${t.serialNumber},"token_id":${list.tokenId}}`,
+      );
+    }
+  }
+  return parts.length === 0 ? null : `[${parts.join(',')}]`;
+}
+
 function addRows(rows: TransactionRows, d: Decoded, shardRealm: { shard: bigint; realm: bigint }): void {
   const { body, outcome, consensusTimestamp: ts } = d;
   const payer = body.payerAccountId;
@@ -76,6 +94,7 @@ function addRows(rows: TransactionRows, d: Decoded, shardRealm: { shard: bigint;
     nonce: body.nonce,
     parent_consensus_timestamp: d.parentConsensusTimestamp,
     index: d.index,
+    nft_transfer: nftTransferJson(outcome.tokenTransfers),
   });
   for (const t of outcome.transfers) {
     rows.cryptoTransfer.push({

@@ -1,0 +1,44 @@
+/** The tools' `roundtrip` command as a user runs it: its report and exit code, and its one-line refusals. */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const TOOLS = fileURLToPath(new URL('../../tools/main.js', import.meta.url));
+
+function tools(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [TOOLS, ...args], { env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('tools roundtrip', () => {
+  it('--help prints its usage', async () => {
+    const run = await tools(['roundtrip', '--help']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^Usage: lqs-tools roundtrip \[options\]/);
+    for (const option of ['--size <size>', '--sections <list>', '--compare <group>', '--seed <n>', '--backend <backend>'])
+      assert.ok(run.stdout.includes(option), option);
+  });
+
+  it('prints the rows and answers compared per table and exits 0 without differences', async () => {
+    const run = await tools(['roundtrip', '--sections', 'transfers', '--compare', 'transactions']);
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    const lines = run.stdout.trimEnd().split('\n');
+    assert.match(lines[0]!, /^round trip of transfers \(ci, compare transactions\): \d+ transactions in \d+ record files$/);
+    assert.match(run.stdout, /\n {2}transaction {13}\s+(\d+)\s+\1\s+0\n/);
+    assert.match(run.stdout, /\n {2}answers: \d+ URLs, 0 differing\n/);
+    assert.equal(lines.at(-1), 'no differences');
+  });
+
+  it('refuses an unknown section in one line', async () => {
+    const run = await tools(['roundtrip', '--sections', 'crypto,airdrops']);
+    assert.notEqual(run.code, 0);
+    const lines = run.stderr.split('\n').filter((l) => l !== '' && l !== '(add --help for usage)');
+    assert.deepEqual(lines, [
+      `error: option '--sections <list>' argument 'crypto,airdrops' is invalid. sections are transfers, crypto, hollow, tokens, nfts; not "airdrops".`,
+    ]);
+  });
+});
