@@ -6,13 +6,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeEntityId } from '../../src/domain/entityId.js';
-import { readTokenCreate, readTokenRecord, readTokenSerials } from '../../src/ingest/proto/tokenBodies.js';
+import { flattenNftTransfers, readTokenCreate, readTokenRecord, readTokenSerials } from '../../src/ingest/proto/tokenBodies.js';
+import { readCryptoTransferBody } from '../../src/ingest/proto/cryptoTransferBody.js';
 import { readRecordOutcome, readTransactionBody } from '../../src/ingest/proto/transactionDetails.js';
 import { TokenState } from '../../src/ingest/state/tokens/apply.js';
 import { tokenTransactionOf } from '../../src/ingest/state/tokens/decode.js';
 import { nftKey, tokenAccountKey, tokenKey } from '../../src/ingest/state/tokens/rows.js';
 import { touchedKeys } from '../../src/ingest/state/tokens/touched.js';
-import type { DecodedTransaction } from '../../src/ingest/writers/transactionRows.js';
+import { type DecodedTransaction, nftTransferJson } from '../../src/ingest/writers/transactionRows.js';
 import { int, message } from '../../tools/stream/protoWriter.js';
 import { keyOf, type ScriptedItem, TokenScript } from '../../tools/stream/tokenTransactions.js';
 
@@ -89,7 +90,7 @@ describe('token bodies', () => {
     const record = readTokenRecord(item.record);
     assert.equal(record.newTotalSupply, 9n);
     assert.deepEqual(record.serialNumbers, [7n, 8n]);
-    assert.deepEqual(record.nftTransfers, [
+    assert.deepEqual(flattenNftTransfers(readRecordOutcome(item.record).tokenTransfers), [
       { tokenId: id(NFT), sender: null, receiver: id(TREASURY), serial: 7n, isApproval: false },
       { tokenId: id(NFT), sender: null, receiver: id(TREASURY), serial: 8n, isApproval: false },
     ]);
@@ -209,7 +210,7 @@ describe('token state merge', () => {
     assert.equal(state.tokens.closed.length, 1);
     assert.equal(state.tokens.closed[0]!.timestamp_range.upper, update.consensusTimestamp);
     assert.equal(
-      state.nftTransferJson.get(update.consensusTimestamp),
+      nftTransferJson(decoded(update).outcome.tokenTransfers, readCryptoTransferBody(decoded(update).body)),
       `[{"is_approval":false,"receiver_account_id":${id(BOB)},"sender_account_id":${id(TREASURY)},"serial_number":-1,"token_id":${id(NFT)}}]`,
     );
   });
@@ -256,7 +257,11 @@ describe('token state merge', () => {
     const state = run(s.items);
     // the dissociation's record carries the one transfer that empties the account
     const dissociate = decoded(s.dissociate(ALICE, [FT]));
-    dissociate.outcome.tokenTransfers.push({ tokenId: id(FT), transfers: [{ accountId: id(ALICE), amount: -40n, isApproval: false }] });
+    dissociate.outcome.tokenTransfers.push({
+      tokenId: id(FT),
+      transfers: [{ accountId: id(ALICE), amount: -40n, isApproval: false }],
+      nftTransfers: [],
+    });
     state.apply(tokenTransactionOf(dissociate)!);
     assert.equal(state.tokens.get(tokenKey(id(FT)))!.total_supply, 60n);
     const alice = state.tokenAccounts.get(tokenAccountKey(id(ALICE), id(FT)))!;

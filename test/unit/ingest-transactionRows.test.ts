@@ -119,7 +119,8 @@ describe('transaction rows of a record stream item', () => {
     assert.deepEqual(rows.cryptoTransfer, [
       { consensus_timestamp: CONSENSUS, entity_id: 1001n, amount: -84_000n, payer_account_id: 1001n, is_approval: false },
       { consensus_timestamp: CONSENSUS, entity_id: 3n, amount: 4_000n, payer_account_id: 1001n, is_approval: false },
-      { consensus_timestamp: CONSENSUS, entity_id: 98n, amount: 80_000n, payer_account_id: 1001n, is_approval: true },
+      // the record's flag is not taken: only a CryptoTransfer's body gives one (as in the importer)
+      { consensus_timestamp: CONSENSUS, entity_id: 98n, amount: 80_000n, payer_account_id: 1001n, is_approval: false },
     ]);
     assert.deepEqual(rows.fileData, [
       { consensus_timestamp: CONSENSUS, entity_id: 102n, file_data: contents, transaction_type: FILE_UPDATE },
@@ -200,11 +201,22 @@ describe('transaction rows of a record stream item', () => {
           [1, 'bytes', id(7007)],
           [3, 'bytes', nft(null, 1001, 1)],
           [3, 'bytes', nft(1001, 2002, 2, true)],
-          [3, 'bytes', nft(2002, 0, 3)],
+          [3, 'bytes', nft(2002, 0, 3, true)],
         ],
       ],
     ]);
-    const rows = rowsOf(transaction(body(CRYPTO_TRANSFER, [])), rec);
+    // the body asks for serial 2 as an approved transfer; the record's flags are not taken
+    const asked = body(CRYPTO_TRANSFER, [
+      [
+        2,
+        'bytes',
+        [
+          [1, 'bytes', id(7007)],
+          [3, 'bytes', nft(1001, 2002, 2, true)],
+        ],
+      ],
+    ]);
+    const rows = rowsOf(transaction(asked), rec);
     assert.deepEqual(JSON.parse(String(rows.transaction[0]?.nft_transfer)), [
       { is_approval: false, receiver_account_id: 1001, sender_account_id: null, serial_number: 1, token_id: 7007 },
       { is_approval: true, receiver_account_id: 2002, sender_account_id: 1001, serial_number: 2, token_id: 7007 },
@@ -212,6 +224,52 @@ describe('transaction rows of a record stream item', () => {
     ]);
     assert.deepEqual(rows.tokenTransfer, [], 'NFTs move in nft_transfer, not token_transfer');
     assert.equal(rowsOf(transaction(body(CRYPTO_TRANSFER, [])), record(22)).transaction[0]?.nft_transfer, null);
+  });
+
+  it("is_approval as the importer sets it: from a CryptoTransfer's body, for debits, never from the record", () => {
+    const tokenList = (token: number, ...amounts: Field[][]): Field[] => [
+      [1, 'bytes', id(token)],
+      ...amounts.map((a) => [2, 'bytes', a] as Field),
+    ];
+    const asked = body(CRYPTO_TRANSFER, [
+      [
+        1,
+        'bytes',
+        [
+          [1, 'bytes', accountAmount(1001, -50n, true)],
+          [1, 'bytes', accountAmount(3, 4_000n, true)],
+        ],
+      ],
+      [2, 'bytes', tokenList(7007, accountAmount(1001, -5n, true), accountAmount(2002, 5n, true))],
+      [2, 'bytes', tokenList(8008, accountAmount(1001, -3n, true), accountAmount(2002, 3n))],
+    ]);
+    const rec = record(22, [
+      [11, 'bytes', tokenList(7007, accountAmount(1001, -5n, true), accountAmount(2002, 5n, true))],
+      // a debit the body does not list as such (a custom fee), of an account with an approved entry for the token
+      [11, 'bytes', tokenList(8008, accountAmount(1001, -4n), accountAmount(2002, 3n), accountAmount(3003, 1n))],
+    ]);
+    const rows = rowsOf(transaction(asked), rec);
+    assert.deepEqual(
+      rows.cryptoTransfer.map((r) => [r.entity_id, r.is_approval]),
+      [
+        // the record's debit (the fee) is not the body's amount: false; credits are false whatever the flags
+        [1001n, false],
+        [3n, false],
+        [98n, false],
+      ],
+    );
+    assert.deepEqual(
+      rows.tokenTransfer.map((r) => [r.token_id, r.account_id, r.is_approval]),
+      [
+        [7007n, 1001n, true],
+        [7007n, 2002n, false],
+        [8008n, 1001n, true],
+        [8008n, 2002n, false],
+        [8008n, 3003n, false],
+      ],
+    );
+    const exact = body(CRYPTO_TRANSFER, [[1, 'bytes', [[1, 'bytes', accountAmount(1001, -84_000n, true)]]]]);
+    assert.equal(rowsOf(transaction(exact), rec).cryptoTransfer[0]?.is_approval, true, "a debit the body lists takes the body's flag");
   });
 
   it('entity ids keep their shard and realm; an unknown body type is stored as -1', () => {

@@ -6,33 +6,21 @@
  * taken out of the decoded transaction's transfers, so that the state appliers leave it out of the
  * balances.
  */
-import { readFields, WIRE_LENGTH } from '../../domain/protobuf.js';
-import { type AccountAmount, readTransferList } from '../proto/transactionDetails.js';
+import { readCryptoTransferBody } from '../proto/cryptoTransferBody.js';
+import type { AccountAmount } from '../proto/transactionDetails.js';
 import type { TransactionRows } from '../writers/transactionRows.js';
 
-const CRYPTO_TRANSFER = 14;
 /** SUCCESS, FEE_SCHEDULE_FILE_PART_UPLOADED, SUCCESS_BUT_MISSING_EXPECTED_OPERATION: what the importer counts as successful */
-const SUCCESSFUL = new Set([22, 104, 220]);
+export const SUCCESSFUL = new Set([22, 104, 220]);
 export const SPURIOUS_TRANSFERS_BEFORE = 1577836799000000000n;
-
-/** The transfers of a CryptoTransferTransactionBody {transfers 1 (TransferList)}. */
-function bodyTransfers(data: Buffer | null): AccountAmount[] {
-  const out: AccountAmount[] = [];
-  if (data === null) return out;
-  readFields(data, (field, wire, r) => {
-    if (field !== 1 || wire !== WIRE_LENGTH) return false;
-    readTransferList(r.bytes(), out);
-    return true;
-  });
-  return out;
-}
 
 /** Marks the spurious transfers of `rows` (`errata` set on every crypto_transfer row when one is); returns how many. */
 export function markSpuriousTransfers(rows: TransactionRows): number {
   const failed = new Map<bigint, AccountAmount[]>();
   for (const d of rows.decoded) {
-    if (d.consensusTimestamp >= SPURIOUS_TRANSFERS_BEFORE || d.body.type !== CRYPTO_TRANSFER || SUCCESSFUL.has(d.outcome.result)) continue;
-    failed.set(d.consensusTimestamp, bodyTransfers(d.body.data));
+    if (d.consensusTimestamp >= SPURIOUS_TRANSFERS_BEFORE || SUCCESSFUL.has(d.outcome.result)) continue;
+    const asked = readCryptoTransferBody(d.body);
+    if (asked) failed.set(d.consensusTimestamp, asked.transfers);
   }
   if (failed.size === 0) return 0;
   let marked = 0;

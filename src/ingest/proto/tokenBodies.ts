@@ -1,14 +1,14 @@
 /**
  * What the token applier reads of the token transactions' bodies (`body.data`, the type's own message)
  * and of their TransactionRecord beyond what the per-transaction rows need: the receipt's
- * new_total_supply (11) and serialNumbers (14), the NFT transfers of each token transfer list
- * (TokenTransferList.nftTransfers 3: sender 1, receiver 2, serial 3, is_approval 4) and the
- * automatic_token_associations (14: token_id 1, account_id 2). Read from the raw bytes, field
+ * new_total_supply (11) and serialNumbers (14) and the automatic_token_associations (14: token_id 1,
+ * account_id 2); the NFT transfers come from the shared token transfer list reader
+ * (transactionDetails.ts), flattened one per NFT. Read from the raw bytes, field
  * numbers as in the HAPI protobufs; an account named by alias reads as null (the applier skips it).
  */
 import type protobuf from 'protobufjs/minimal.js';
 import { int64, readFields, WIRE_LENGTH, WIRE_VARINT } from '../../domain/protobuf.js';
-import { readEntityId } from './transactionDetails.js';
+import { readEntityId, type TokenTransfers } from './transactionDetails.js';
 
 /** An entity id; null when absent, an alias, or 0.0.0 (the record's "no account", as a mint's sender). */
 function id(bytes: Uint8Array): bigint | null {
@@ -334,7 +334,6 @@ export interface NftTransfer {
 export interface TokenRecordDetails {
   newTotalSupply: bigint | null;
   serialNumbers: bigint[];
-  nftTransfers: NftTransfer[];
   automaticAssociations: { tokenId: bigint; accountId: bigint }[];
 }
 
@@ -347,26 +346,21 @@ function readReceipt(bytes: Uint8Array, out: TokenRecordDetails): void {
   });
 }
 
-function readNftTransfers(bytes: Uint8Array, into: NftTransfer[]): void {
-  let tokenId: bigint | null = null;
-  const found: Omit<NftTransfer, 'tokenId'>[] = [];
-  readFields(bytes, (field, wire, r) => {
-    if (field === 1 && wire === WIRE_LENGTH) tokenId = id(r.bytes());
-    else if (field === 3 && wire === WIRE_LENGTH) {
-      const t = { sender: null as bigint | null, receiver: null as bigint | null, serial: 0n, isApproval: false };
-      readFields(r.bytes(), (f, w, rr) => {
-        if (f === 1 && w === WIRE_LENGTH) t.sender = id(rr.bytes());
-        else if (f === 2 && w === WIRE_LENGTH) t.receiver = id(rr.bytes());
-        else if (f === 3 && w === WIRE_VARINT) t.serial = int64(rr);
-        else if (f === 4 && w === WIRE_VARINT) t.isApproval = rr.bool();
-        else return false;
-        return true;
+/** The NFT transfers of token transfer lists, one entry per NFT with its token. */
+export function flattenNftTransfers(lists: readonly TokenTransfers[]): NftTransfer[] {
+  const out: NftTransfer[] = [];
+  for (const list of lists) {
+    for (const t of list.nftTransfers) {
+      out.push({
+        tokenId: list.tokenId,
+        sender: t.senderAccountId,
+        receiver: t.receiverAccountId,
+        serial: t.serialNumber,
+        isApproval: t.isApproval,
       });
-      found.push(t);
-    } else return false;
-    return true;
-  });
-  if (tokenId !== null) for (const t of found) into.push({ tokenId, ...t });
+    }
+  }
+  return out;
 }
 
 function readAssociationRecord(bytes: Uint8Array): { tokenId: bigint; accountId: bigint } | null {
@@ -381,23 +375,11 @@ function readAssociationRecord(bytes: Uint8Array): { tokenId: bigint; accountId:
   return tokenId !== null && accountId !== null ? { tokenId, accountId } : null;
 }
 
-/** The NFT transfers of a CryptoTransferTransactionBody's token transfer lists (tokenTransfers 2). */
-export function readCryptoTransferNftTransfers(data: Uint8Array): NftTransfer[] {
-  const out: NftTransfer[] = [];
-  readFields(data, (field, wire, r) => {
-    if (field !== 2 || wire !== WIRE_LENGTH) return false;
-    readNftTransfers(r.bytes(), out);
-    return true;
-  });
-  return out;
-}
-
 /** The token parts of a serialized TransactionRecord. */
 export function readTokenRecord(record: Uint8Array): TokenRecordDetails {
-  const out: TokenRecordDetails = { newTotalSupply: null, serialNumbers: [], nftTransfers: [], automaticAssociations: [] };
+  const out: TokenRecordDetails = { newTotalSupply: null, serialNumbers: [], automaticAssociations: [] };
   readFields(record, (field, wire, r) => {
     if (field === 1 && wire === WIRE_LENGTH) readReceipt(r.bytes(), out);
-    else if (field === 11 && wire === WIRE_LENGTH) readNftTransfers(r.bytes(), out.nftTransfers);
     else if (field === 14 && wire === WIRE_LENGTH) {
       const a = readAssociationRecord(r.bytes());
       if (a) out.automaticAssociations.push(a);

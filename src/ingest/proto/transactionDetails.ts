@@ -138,8 +138,8 @@ function readNftTransfer(bytes: Uint8Array): NftTransfer {
   return out;
 }
 
-/** TokenTransferList {token 1, transfers 2, nftTransfers 3}. */
-function readTokenTransferList(bytes: Uint8Array): TokenTransfers | null {
+/** TokenTransferList {token 1, transfers 2, nftTransfers 3}: in records, results and CryptoTransfer bodies alike. */
+export function readTokenTransferList(bytes: Uint8Array): TokenTransfers | null {
   let tokenId: bigint | null = null;
   const transfers: AccountAmount[] = [];
   const nftTransfers: NftTransfer[] = [];

@@ -5,6 +5,9 @@
  */
 import { encodeEntityId } from '../../domain/entityId.js';
 import { sha384 } from '../hash.js';
+import { type CryptoTransferBody, readCryptoTransferBody } from '../proto/cryptoTransferBody.js';
+import { SPURIOUS_TRANSFERS_BEFORE, SUCCESSFUL } from '../errata/spuriousTransfers.js';
+import { hbarApproval, nftApproval, tokenApproval } from './approvals.js';
 import {
   type OutcomeDetails,
   readBlockOutcome,
@@ -56,14 +59,15 @@ function entityOf(d: Decoded): bigint | null {
 
 /**
  * The importer's `nft_transfer` JSON: one object per NFT moved, in the record's order, ids as
- * numbers (written exactly, past 2^53 too), no sender for a mint, no receiver for a burn.
+ * numbers (written exactly, past 2^53 too), no sender for a mint, no receiver for a burn,
+ * `is_approval` from the body (see approvals.ts).
  */
-export function nftTransferJson(lists: readonly TokenTransfers[]): string | null {
+export function nftTransferJson(lists: readonly TokenTransfers[], asked: CryptoTransferBody | null): string | null {
   const parts: string[] = [];
   for (const list of lists) {
     for (const t of list.nftTransfers) {
       parts.push(
-        `{"is_approval":${t.isApproval},"receiver_account_id":${t.receiverAccountId ?? 'null'},` +
+        `{"is_approval":${nftApproval(asked, list.tokenId, t)},"receiver_account_id":${t.receiverAccountId ?? 'null'},` +
           `"sender_account_id":${t.senderAccountId ?? 'null'},"serial_number":${t.serialNumber},"token_id":${list.tokenId}}`,
       );
     }
@@ -76,6 +80,8 @@ function addRows(rows: TransactionRows, d: Decoded, shardRealm: { shard: bigint;
   const payer = body.payerAccountId;
   const entityId = entityOf(d);
   rows.decoded.push(d);
+  const asked = readCryptoTransferBody(body);
+  const failedTransfer = asked !== null && !SUCCESSFUL.has(outcome.result) && ts < SPURIOUS_TRANSFERS_BEFORE;
   rows.transaction.push({
     consensus_timestamp: ts,
     type: body.type,
@@ -94,7 +100,7 @@ function addRows(rows: TransactionRows, d: Decoded, shardRealm: { shard: bigint;
     nonce: body.nonce,
     parent_consensus_timestamp: d.parentConsensusTimestamp,
     index: d.index,
-    nft_transfer: nftTransferJson(outcome.tokenTransfers),
+    nft_transfer: nftTransferJson(outcome.tokenTransfers, asked),
   });
   for (const t of outcome.transfers) {
     rows.cryptoTransfer.push({
@@ -102,7 +108,7 @@ function addRows(rows: TransactionRows, d: Decoded, shardRealm: { shard: bigint;
       entity_id: t.accountId,
       amount: t.amount,
       payer_account_id: payer,
-      is_approval: t.isApproval,
+      is_approval: hbarApproval(asked, t, failedTransfer),
     });
   }
   for (const list of outcome.tokenTransfers) {
@@ -113,7 +119,7 @@ function addRows(rows: TransactionRows, d: Decoded, shardRealm: { shard: bigint;
         account_id: t.accountId,
         amount: t.amount,
         payer_account_id: payer,
-        is_approval: t.isApproval,
+        is_approval: tokenApproval(asked, list.tokenId, t),
       });
     }
   }

@@ -16,7 +16,6 @@
  *   wipe also the owner (a burned NFT is no one's); a metadata update keeps them.
  */
 import type { TokenTransaction } from './decode.js';
-import { nftTransferKey } from './decode.js';
 import { FREEZE, KYC, type NftRow, nftKey, type TokenAccountRow, type TokenRow, tokenAccountKey, tokenKey } from './rows.js';
 import { WILDCARD_SERIAL } from './touched.js';
 import { VersionedRows } from './versioned.js';
@@ -27,8 +26,6 @@ export class TokenState {
   readonly tokens = new VersionedRows<TokenRow>();
   readonly tokenAccounts = new VersionedRows<TokenAccountRow>();
   readonly nfts = new VersionedRows<NftRow>();
-  /** transaction.nft_transfer of the transactions with NFT transfers, by consensus timestamp */
-  readonly nftTransferJson = new Map<bigint, string>();
 
   constructor(
     /** the file's HAPI version is 0.49 or later (token metadata is read from then on, as the importer does) */
@@ -261,12 +258,7 @@ export class TokenState {
 
   private applyNftTransfers(t: TokenTransaction): void {
     const ts = t.consensusTimestamp;
-    const json: string[] = [];
-    for (const n of t.record.nftTransfers) {
-      const isApproval = t.approvedNftTransfers.has(nftTransferKey(n));
-      json.push(
-        `{"is_approval":${isApproval},"receiver_account_id":${n.receiver ?? 'null'},"sender_account_id":${n.sender ?? 'null'},"serial_number":${n.serial},"token_id":${n.tokenId}}`,
-      );
+    for (const n of t.nftTransfers) {
       if (n.serial === WILDCARD_SERIAL) {
         if (n.sender !== null && n.receiver !== null) this.moveTreasury(n.tokenId, n.sender, n.receiver, ts);
         continue;
@@ -275,7 +267,6 @@ export class TokenState {
       if (n.sender !== null) this.addBalance(n.sender, n.tokenId, -1n, ts);
       if (n.receiver !== null) this.addBalance(n.receiver, n.tokenId, 1n, ts);
     }
-    if (json.length) this.nftTransferJson.set(ts, `[${json.join(',')}]`);
   }
 
   /** A token's treasury change moves every NFT the old treasury holds to the new one, allowances cleared (the importer's nft update by owner). */

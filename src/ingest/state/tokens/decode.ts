@@ -6,9 +6,9 @@
 import type { TokenTransfers } from '../../proto/transactionDetails.js';
 import {
   type NftApproval,
+  flattenNftTransfers,
   type NftTransfer,
   readAssociation,
-  readCryptoTransferNftTransfers,
   readNftApprovals,
   readNftRemovals,
   readPendingAirdrops,
@@ -50,11 +50,9 @@ export interface TokenTransaction {
   op: TokenOp;
   fungible: TokenTransfers[];
   record: TokenRecordDetails;
-  /** `token/serial/sender/receiver` of the NFT transfers a CryptoTransfer's body marks as approved */
-  approvedNftTransfers: Set<string>;
+  /** the NFTs the record's (or block result's) token transfer lists move */
+  nftTransfers: NftTransfer[];
 }
-
-export const nftTransferKey = (t: Omit<NftTransfer, 'isApproval'>) => `${t.tokenId}/${t.serial}/${t.sender}/${t.receiver}`;
 
 const STATUS_OPS: Record<number, 'freeze' | 'unfreeze' | 'grantKyc' | 'revokeKyc'> = {
   31: 'freeze',
@@ -121,24 +119,14 @@ function opOf(d: DecodedTransaction): TokenOp {
   }
 }
 
-/** The NFT transfers a CryptoTransfer's body marks as approved (the importer takes is_approval from the body). */
-function approvedInBody(d: DecodedTransaction): Set<string> {
-  const approved = new Set<string>();
-  if (d.body.type !== 14 || !d.body.data) return approved;
-  for (const t of readCryptoTransferNftTransfers(d.body.data)) if (t.isApproval) approved.add(nftTransferKey(t));
-  return approved;
-}
-
 /** The token effects of a transaction; null when it has none. */
 export function tokenTransactionOf(d: DecodedTransaction): TokenTransaction | null {
   if (d.outcome.result !== SUCCESS) return null;
   const op = opOf(d);
-  const record = d.record
-    ? readTokenRecord(d.record)
-    : { newTotalSupply: null, serialNumbers: [], nftTransfers: [], automaticAssociations: [] };
+  const record = d.record ? readTokenRecord(d.record) : { newTotalSupply: null, serialNumbers: [], automaticAssociations: [] };
   const fungible = d.outcome.tokenTransfers.filter((l) => l.transfers.length > 0);
-  if (op.kind === 'none' && fungible.length === 0 && record.nftTransfers.length === 0 && record.automaticAssociations.length === 0)
-    return null;
+  const nftTransfers = flattenNftTransfers(d.outcome.tokenTransfers);
+  if (op.kind === 'none' && fungible.length === 0 && nftTransfers.length === 0 && record.automaticAssociations.length === 0) return null;
   return {
     consensusTimestamp: d.consensusTimestamp,
     payer: d.body.payerAccountId,
@@ -146,6 +134,6 @@ export function tokenTransactionOf(d: DecodedTransaction): TokenTransaction | nu
     op,
     fungible,
     record,
-    approvedNftTransfers: record.nftTransfers.length > 0 ? approvedInBody(d) : new Set(),
+    nftTransfers,
   };
 }

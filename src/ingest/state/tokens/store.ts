@@ -147,13 +147,4 @@ export async function writeChanges(tx: Queryable, state: TokenState): Promise<vo
   await writeTable(tx, 'token', TOKEN_COLUMNS, state.tokens, ['token_id']);
   await writeTable(tx, 'token_account', TOKEN_ACCOUNT_COLUMNS, state.tokenAccounts, ['account_id', 'token_id']);
   await writeTable(tx, 'nft', NFT_COLUMNS, state.nfts, ['token_id', 'serial_number']);
-  if (state.nftTransferJson.size) {
-    const entries = [...state.nftTransferJson];
-    await tx.query(
-      `update transaction t set nft_transfer = v.transfers::jsonb
-         from unnest($1::bigint[], $2::text[]) as v(consensus_timestamp, transfers)
-        where t.consensus_timestamp = v.consensus_timestamp`,
-      [bigints(entries.map((e) => e[0])), arrayLiteral(entries.map((e) => e[1]))],
-    );
-  }
 }

@@ -77,7 +77,7 @@ export function touchedKeys(transactions: readonly TokenTransaction[]): TouchedK
       keys.tokens.add(list.tokenId);
       for (const a of list.transfers) pair(a.accountId, list.tokenId);
     }
-    for (const n of record.nftTransfers) {
+    for (const n of t.nftTransfers) {
       pair(n.sender, n.tokenId);
       pair(n.receiver, n.tokenId);
       if (n.serial === WILDCARD_SERIAL && n.sender !== null) keys.treasuryMoves.set(`${n.tokenId}/${n.sender}`, [n.tokenId, n.sender]);
