@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
 import { ingest, sleep } from './ingester.js';
 import type { IngestMetrics } from './metrics.js';
-import { prepareIngestion } from './setup.js';
+import { missingErrataWarning, prepareIngestion } from './setup.js';
 import { formatNanos } from './progressLine.js';
 import { lastRecordFile } from './writers/recordFileWriter.js';
 
@@ -24,6 +24,8 @@ export async function startIngestion(db: Db, config: Config, logger: Logger, met
   const controller = new AbortController();
   const signal = controller.signal;
   metrics?.startFrom((await lastRecordFile(db))?.consensusEnd ?? null);
+  const warning = missingErrataWarning(config.ingest);
+  if (warning) log.warn(warning);
   log.info({ source: options.source.description }, 'ingesting');
   const run = (async () => {
     while (!signal.aborted) {
