@@ -8,6 +8,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
+import type { MainnetErrata } from './errata/mainnetErrataFiles.js';
 import { ingest, sleep } from './ingester.js';
 import type { IngestMetrics } from './metrics.js';
 import { missingErrataWarning, prepareIngestion } from './setup.js';
@@ -18,9 +19,16 @@ export interface BackgroundIngestion {
   stop(): Promise<void>;
 }
 
-export async function startIngestion(db: Db, config: Config, logger: Logger, metrics?: IngestMetrics): Promise<BackgroundIngestion> {
+/** `errata`: the errata folder of `ingest.errata`, read before the database was opened (undefined: read here). */
+export async function startIngestion(
+  db: Db,
+  config: Config,
+  logger: Logger,
+  metrics?: IngestMetrics,
+  errata?: MainnetErrata | null,
+): Promise<BackgroundIngestion> {
   const log = logger.child({ component: 'ingest' });
-  const options = await prepareIngestion(db, config, config.ingest);
+  const options = await prepareIngestion(db, config, config.ingest, undefined, errata);
   const controller = new AbortController();
   const signal = controller.signal;
   metrics?.startFrom((await lastRecordFile(db))?.consensusEnd ?? null);

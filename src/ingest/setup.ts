@@ -83,9 +83,14 @@ export function missingErrataWarning(settings: IngestSettings): string | null {
  * `reach`, the source's top folder is listed too, so that a bucket that is missing, refused or
  * unreachable is reported before the database is touched (`lqs ingest`; `serve` keeps retrying).
  */
-export async function resolveIngestion(settings: IngestSettings, reach = false): Promise<ResolvedIngestion> {
+export async function resolveIngestion(
+  settings: IngestSettings,
+  reach = false,
+  /** the errata folder already read (serve reads it before opening the database); undefined: read here */
+  errataRead?: MainnetErrata | null,
+): Promise<ResolvedIngestion> {
   const trust = settings.trust ? asUserError(() => parseTrust(settings.trust)) : null;
-  const errata = resolveErrata(settings);
+  const errata = errataRead === undefined ? resolveErrata(settings) : errataRead;
   let bookFile: AddressBook | null = null;
   if (settings.addressBook) {
     bookFile = asUserError(() => parseAddressBook(readFileSync(settings.addressBook), settings.addressBook));
@@ -116,8 +121,9 @@ export async function prepareIngestion(
   config: Config,
   settings: IngestSettings,
   resolved?: ResolvedIngestion,
+  errataRead?: MainnetErrata | null,
 ): Promise<Omit<IngestOptions, 'once'>> {
-  const { trust, errata, bookFile, source } = resolved ?? (await resolveIngestion(settings));
+  const { trust, errata, bookFile, source } = resolved ?? (await resolveIngestion(settings, false, errataRead));
   try {
     if (await isMirrorNodeDatabase(db)) {
       throw new UserError(

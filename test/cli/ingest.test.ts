@@ -9,7 +9,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -162,16 +162,18 @@ describe('lqs ingest', () => {
       await lqs(['ingest', '--once', '--network', 'demo', '--errata', ERRATA, bucket.root], env),
       /^error: the errata of --errata \(ingest\.errata\) are mainnet's: they need --network mainnet \(ingest\.network\), not 'demo'$/,
     );
+    // serve reads the folder before it opens the database: its data directory is not created
+    const serveData = join(dir, 'serve-errata');
+    const serveEnv = { LQS_DB_DATADIR: serveData, PORT: '0', LQS_INGEST_SOURCE: bucket.root, LQS_INGEST_ADDRESSBOOK: BOOK };
     oneLine(
-      await lqs(['serve'], {
-        LQS_DB_DATADIR: 'memory',
-        PORT: '0',
-        LQS_INGEST_SOURCE: bucket.root,
-        LQS_INGEST_ADDRESSBOOK: BOOK,
-        LQS_INGEST_ERRATA: ERRATA,
-      }),
+      await lqs(['serve'], { ...serveEnv, LQS_INGEST_ERRATA: ERRATA }),
       /^error: the errata of --errata \(ingest\.errata\) are mainnet's: .*, not none$/,
     );
+    oneLine(
+      await lqs(['serve'], { ...serveEnv, LQS_INGEST_NETWORK: 'mainnet', LQS_INGEST_ERRATA: join(dir, 'none') }),
+      /^error: errata folder .*none: the folder is missing/,
+    );
+    assert.equal(existsSync(serveData), false, 'the database was not opened');
     const noArgument = await lqs(['ingest', '--once'], env);
     assert.equal(noArgument.code, 2);
   });
