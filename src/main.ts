@@ -54,6 +54,7 @@ interface IngestCommandOptions {
   network?: string;
   trust?: string;
   balances?: boolean;
+  errata?: string;
   s3Region?: string;
   s3Endpoint?: string;
   s3ForcePathStyle?: boolean;
@@ -140,6 +141,10 @@ function program(): Command {
     .option('--network <name>', 'use the bundled address book of this network (mainnet, testnet, previewnet, demo)')
     .option('--trust <number:hash>', 'a block whose hash is trusted: native block streams start at it or right after it')
     .option('--balances', "also the account balance files of the source's accountBalances/ (the first: the starting balances)")
+    .option(
+      '--errata <dir>',
+      "mainnet's errata: a folder laid out as the importer's errata/mainnet (balance-offsets.txt, missingtransactions/)",
+    )
     .option('--s3-region <region>', "an s3:// source's region (default: the AWS chain's, else us-east-1)")
     .option('--s3-endpoint <url>', 'an S3-compatible endpoint instead of AWS (https://storage.googleapis.com for GCS)')
     .option('--s3-force-path-style', 'address objects as endpoint/bucket/key (local S3-compatible servers)')
@@ -149,7 +154,7 @@ function program(): Command {
     .action(async (source: string, options: IngestCommandOptions) => {
       const { runIngestCommand } = await import('./ingest/cli.js');
       const { ingestSummary } = await import('./ingest/progressLine.js');
-      const { resolveIngestion } = await import('./ingest/setup.js');
+      const { missingErrataWarning, resolveIngestion } = await import('./ingest/setup.js');
       const { configWith, loadConfig } = await import('./config.js');
       const configured = loadConfig().ingest;
       const s3 = configured.s3;
@@ -162,6 +167,7 @@ function program(): Command {
           network: options.network ?? configured.network,
           trust: options.trust ?? configured.trust,
           balances: options.balances ?? configured.balances,
+          errata: options.errata ?? configured.errata,
           s3: {
             region: options.s3Region ?? s3.region,
             endpoint: options.s3Endpoint ?? s3.endpoint,
@@ -172,8 +178,10 @@ function program(): Command {
           },
         },
       }).ingest;
-      // the source (reachable), book and checkpoint are checked before the database is opened
+      // the source (reachable), book, checkpoint and errata are checked before the database is opened
       const resolved = await resolveIngestion(settings, true);
+      const warning = missingErrataWarning(settings);
+      if (warning) process.stderr.write(`warning: ${warning}\n`);
       try {
         await onConfiguredDatabase({ migrate: false }, async (db, config) => {
           console.log(ingestSummary(await runIngestCommand(db, config, resolved, options.once === true)));

@@ -62,6 +62,8 @@ export async function serve(options: { migrate: boolean; loaded?: Config }): Pro
       'ingest.source ingests in the serving process: it needs server.workers 1 (or run `lqs ingest` beside serve on PostgreSQL)',
     );
   }
+  // mainnet's errata folder is read and checked before the database is opened, as `lqs ingest` does
+  const errata = config.ingest.source ? (await import('./ingest/setup.js')).resolveErrata(config.ingest) : null;
   // a worker's listener is the primary's, which has checked the ports
   if (!worker) await checkPorts(config);
   if (cluster.isPrimary && workerCount(config) > 1) return servePrimary(config, workerCount(config));
@@ -161,7 +163,7 @@ export async function serve(options: { migrate: boolean; loaded?: Config }): Pro
       const { IngestMetrics } = await import('./ingest/metrics.js');
       const ingesting = db;
       ingestion = await during(
-        startIngestion(db, config, logger, new IngestMetrics(metrics.registry)).catch(async (err: unknown) => {
+        startIngestion(db, config, logger, new IngestMetrics(metrics.registry), errata).catch(async (err: unknown) => {
           await ingesting.close();
           throw err;
         }),

@@ -8,9 +8,10 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Db } from '../db/db.js';
+import type { MainnetErrata } from './errata/mainnetErrataFiles.js';
 import { ingest, sleep } from './ingester.js';
 import type { IngestMetrics } from './metrics.js';
-import { prepareIngestion } from './setup.js';
+import { missingErrataWarning, prepareIngestion } from './setup.js';
 import { formatNanos } from './progressLine.js';
 import { lastRecordFile } from './writers/recordFileWriter.js';
 
@@ -18,12 +19,21 @@ export interface BackgroundIngestion {
   stop(): Promise<void>;
 }
 
-export async function startIngestion(db: Db, config: Config, logger: Logger, metrics?: IngestMetrics): Promise<BackgroundIngestion> {
+/** `errata`: the errata folder of `ingest.errata`, read before the database was opened (undefined: read here). */
+export async function startIngestion(
+  db: Db,
+  config: Config,
+  logger: Logger,
+  metrics?: IngestMetrics,
+  errata?: MainnetErrata | null,
+): Promise<BackgroundIngestion> {
   const log = logger.child({ component: 'ingest' });
-  const options = await prepareIngestion(db, config, config.ingest);
+  const options = await prepareIngestion(db, config, config.ingest, undefined, errata);
   const controller = new AbortController();
   const signal = controller.signal;
   metrics?.startFrom((await lastRecordFile(db))?.consensusEnd ?? null);
+  const warning = missingErrataWarning(config.ingest);
+  if (warning) log.warn(warning);
   log.info({ source: options.source.description }, 'ingesting');
   const run = (async () => {
     while (!signal.aborted) {

@@ -20,6 +20,7 @@ import { RecordStreamWalker } from './walkers/recordStreamWalker.js';
 import type { TrustCheckpoint, Walker } from './walkers/walker.js';
 import { type AcceptedFile, lastRecordFile, writeAcceptedFile } from './writers/recordFileWriter.js';
 import { applyMainnetErrata } from './errata/mainnetErrata.js';
+import type { MainnetErrata } from './errata/mainnetErrataFiles.js';
 import { BalanceFileWalker } from './walkers/balanceFileWalker.js';
 import { type AcceptedBalanceFile, lastBalanceFile, writeBalanceFile } from './writers/balanceFileWriter.js';
 
@@ -57,6 +58,8 @@ export interface IngestOptions {
   shardRealm: { shard: bigint; realm: bigint };
   /** also the account balance files of the source's `accountBalances/` (see BalanceFileWalker) */
   balances?: boolean;
+  /** mainnet's errata files (`--errata DIR`), read at start-up; without them only the rules that need no file apply */
+  errata?: MainnetErrata | null;
   once: boolean;
   /** first wait when nothing is new or a file is refused; doubles up to `maxPollMs` */
   pollMs?: number;
@@ -161,7 +164,7 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
       continue;
     }
     if (accepted === null && pendingBalance !== null) {
-      await writeBalanceFile(db, pendingBalance, options.network);
+      await writeBalanceFile(db, pendingBalance, options.network, options.errata?.balanceOffsets ?? null);
       lastBalance = { name: pendingBalance.file.name, consensusTimestamp: pendingBalance.file.consensusTimestamp };
       pendingBalance = null;
       progress.balanceFiles = (progress.balanceFiles ?? 0) + 1;
@@ -182,7 +185,7 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
       continue;
     }
     const writeStart = process.hrtime.bigint();
-    if (options.network === 'mainnet') applyMainnetErrata(accepted, last?.consensusEnd ?? null, options.shardRealm);
+    if (options.network === 'mainnet') applyMainnetErrata(accepted, last?.consensusEnd ?? null, options.shardRealm, options.errata ?? null);
     const index = await writeAcceptedFile(db, accepted, context);
     events?.timed?.('write', process.hrtime.bigint() - writeStart);
     if (accepted.rows.fileData.some((row) => row.entity_id === bookFile)) {

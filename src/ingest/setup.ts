@@ -1,6 +1,7 @@
 /**
  * What `lqs ingest` and `serve` with `ingest.source` share before the loop starts: the source (a
- * folder, or `s3://` with the `ingest.s3.*` settings), address book and checkpoint are resolved from
+ * folder, or `s3://` with the `ingest.s3.*` settings), address book, checkpoint and mainnet's errata
+ * folder are resolved from
  * the options (before any database is opened), then the database is refused when a mirror node
  * importer owns it, migrated otherwise. Every problem is a UserError of one line.
  */
@@ -11,6 +12,7 @@ import { migrate } from '../db/migrate.js';
 import { isMirrorNodeDatabase } from '../db/schemaRequirements.js';
 import { UserError } from '../userError.js';
 import type { IngestOptions } from './ingester.js';
+import { type MainnetErrata, readMainnetErrata } from './errata/mainnetErrataFiles.js';
 import { openStreamSource, type StreamSourceOptions } from './sources/open.js';
 import type { StreamSource } from './sources/source.js';
 import { type AddressBook, parseAddressBook } from './verification/addressBook.js';
@@ -20,10 +22,12 @@ import { lastRecordFile } from './writers/recordFileWriter.js';
 
 export type IngestSettings = Config['ingest'];
 
-/** The settings checked without the database: the checkpoint, the book (or its network), the source. */
+/** The settings checked without the database: the checkpoint, the book (or its network), the errata, the source. */
 export interface ResolvedIngestion {
   settings: IngestSettings;
   trust: TrustCheckpoint | null;
+  /** mainnet's errata files of `ingest.errata`, read once; null without the folder */
+  errata: MainnetErrata | null;
   /** the book of `--address-book`; null with a bundled one, chosen by time once the database is open */
   bookFile: AddressBook | null;
   source: StreamSource;
@@ -49,13 +53,44 @@ export function s3Options(s3: IngestSettings['s3']): StreamSourceOptions {
   };
 }
 
+/** The errata folder of `ingest.errata`, read and checked; refused for a network other than mainnet. */
+export function resolveErrata(settings: IngestSettings): MainnetErrata | null {
+  if (!settings.errata) return null;
+  if (settings.network !== 'mainnet') {
+    throw new UserError(
+      `the errata of --errata (ingest.errata) are mainnet's: they need --network mainnet (ingest.network), not ${settings.network ? `'${settings.network}'` : 'none'}`,
+    );
+  }
+  return asUserError(() => readMainnetErrata(settings.errata));
+}
+
+/**
+ * With `--network mainnet` and no errata folder: the one warning of start-up saying what is not
+ * corrected and how to give the files; null otherwise.
+ */
+export function missingErrataWarning(settings: IngestSettings): string | null {
+  if (settings.network !== 'mainnet' || settings.errata) return null;
+  return (
+    "network mainnet without its errata folder: the mirror node importer's corrections from its errata files are not applied " +
+    '(the 113 missing transactions, the −1 ns time offsets of the balance files of balance-offsets.txt); ' +
+    "give --errata DIR (ingest.errata, LQS_INGEST_ERRATA), a folder laid out as the importer's errata/mainnet " +
+    '(balance-offsets.txt, missingtransactions/*.bin). The spurious transfers of failed 2019 CryptoTransfers need no file: marked still'
+  );
+}
+
 /**
  * Refuses unusable settings before any database is opened; the caller closes the source. With
  * `reach`, the source's top folder is listed too, so that a bucket that is missing, refused or
  * unreachable is reported before the database is touched (`lqs ingest`; `serve` keeps retrying).
  */
-export async function resolveIngestion(settings: IngestSettings, reach = false): Promise<ResolvedIngestion> {
+export async function resolveIngestion(
+  settings: IngestSettings,
+  reach = false,
+  /** the errata folder already read (serve reads it before opening the database); undefined: read here */
+  errataRead?: MainnetErrata | null,
+): Promise<ResolvedIngestion> {
   const trust = settings.trust ? asUserError(() => parseTrust(settings.trust)) : null;
+  const errata = errataRead === undefined ? resolveErrata(settings) : errataRead;
   let bookFile: AddressBook | null = null;
   if (settings.addressBook) {
     bookFile = asUserError(() => parseAddressBook(readFileSync(settings.addressBook), settings.addressBook));
@@ -77,7 +112,7 @@ export async function resolveIngestion(settings: IngestSettings, reach = false):
       throw new UserError((e as Error).message);
     }
   }
-  return { settings, trust, bookFile, source };
+  return { settings, trust, errata, bookFile, source };
 }
 
 /** Checks the database and completes the options; the caller closes the source (`resolved`'s, or the one returned). */
@@ -86,8 +121,9 @@ export async function prepareIngestion(
   config: Config,
   settings: IngestSettings,
   resolved?: ResolvedIngestion,
+  errataRead?: MainnetErrata | null,
 ): Promise<Omit<IngestOptions, 'once'>> {
-  const { trust, bookFile, source } = resolved ?? (await resolveIngestion(settings));
+  const { trust, errata, bookFile, source } = resolved ?? (await resolveIngestion(settings, false, errataRead));
   try {
     if (await isMirrorNodeDatabase(db)) {
       throw new UserError(
@@ -107,6 +143,7 @@ export async function prepareIngestion(
       trust,
       shardRealm: { shard: config.shard, realm: config.realm },
       balances: settings.balances,
+      errata,
       pollMs: settings.pollMs,
       maxPollMs: settings.maxPollMs,
     };

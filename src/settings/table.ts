@@ -209,6 +209,10 @@ export const SETTINGS = {
     addressBook: str('', 'the `NodeAddressBook` file whose keys verify the signatures; empty: the bundled book of `ingest.network`'),
     network: str('', 'the network whose bundled address book is used (`mainnet`, `testnet`, `previewnet`, `demo`)'),
     trust: str('', '`NUMBER:HASH`: a block the operator trusts, where native block streams may start (see Ingestion)'),
+    errata: str(
+      '',
+      "mainnet's errata: a folder laid out as the importer's `errata/mainnet` resources (`balance-offsets.txt`, `missingtransactions/*.bin`); empty: none (see Ingestion)",
+    ),
     balances: bool(
       false,
       "also the signed account balance files of the source's `accountBalances/`: `account_balance` rows, the first file the starting balances, and no snapshots taken (see Ingestion)",

@@ -1,6 +1,7 @@
 /**
  * `lqs ingest` and `serve` with ingest.* as an operator runs them: exit codes, the one-line refusal,
- * the summary, SIGTERM while following, the refusal of a mirror node database, an `s3://` source
+ * the summary, SIGTERM while following, mainnet's errata folder (refused when unusable, a warning
+ * without it), the refusal of a mirror node database, an `s3://` source
  * against a private S3-compatible server (the rows of the same tree read from a folder; a missing
  * bucket and a stopped server refused before the database is touched), and serve ingesting into
  * PGlite with its metrics.
@@ -8,7 +9,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,10 +21,12 @@ import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from '
 import { writtenRows } from '../support/ingestRun.js';
 import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from '../support/s3Server.js';
 import { type Bucket, bucketOf, recordStreamBucket, testBookPath } from '../support/streamBuckets.js';
+import { STREAMS_DIR } from '../support/streamGroundTruth.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const ADMIN_URL = process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
 const BOOK = testBookPath('test-v6-sidecar-4n.bin');
+const ERRATA = join(STREAMS_DIR, 'errata', 'mainnet');
 const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'warn' };
 
 interface Run {
@@ -103,6 +106,23 @@ describe('lqs ingest', () => {
     }
   });
 
+  it('--network mainnet without --errata warns once at start-up what is not corrected; with it, no warning', async () => {
+    // the database cannot be reached: the run ends there, after the start-up checks and the warning
+    const env = { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' };
+    const warned = (run: Run) => run.stderr.split('\n').filter((l) => l.startsWith('warning: '));
+    const without = await lqs(['ingest', '--once', '--network', 'mainnet', bucket.root], env);
+    assert.equal(without.code, 1, without.stderr);
+    assert.deepEqual(
+      warned(without).map((l) => l.replace(/ \(the 113 .*/, '')),
+      ["warning: network mainnet without its errata folder: the mirror node importer's corrections from its errata files are not applied"],
+    );
+    assert.match(warned(without)[0]!, /give --errata DIR \(ingest\.errata, LQS_INGEST_ERRATA\)/);
+    const given = await lqs(['ingest', '--once', '--network', 'mainnet', '--errata', ERRATA, bucket.root], env);
+    assert.equal(given.code, 1, given.stderr);
+    assert.deepEqual(warned(given), []);
+    assert.doesNotMatch(given.stderr, /errata/);
+  });
+
   it('refuses what it cannot use before touching the database', async () => {
     // a database that cannot be reached: the settings are refused before it is tried
     const env = { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' };
@@ -129,6 +149,31 @@ describe('lqs ingest', () => {
     );
     const serve = await lqs(['serve'], { LQS_DB_DATADIR: 'memory', PORT: '0', LQS_INGEST_SOURCE: bucket.root });
     oneLine(serve, /^error: an address book verifies the signatures/);
+    // mainnet's errata: a folder that cannot be used, or errata for another network
+    oneLine(
+      await lqs(['ingest', '--once', '--network', 'mainnet', '--errata', join(dir, 'none'), bucket.root], env),
+      /^error: errata folder .*none: the folder is missing \(the importer's errata\/mainnet layout/,
+    );
+    oneLine(
+      await lqs(['ingest', '--once', '--network', 'mainnet', '--errata', join(ERRATA, 'balance-offsets.txt'), bucket.root], env),
+      /^error: errata folder .*balance-offsets\.txt: not a folder$/,
+    );
+    oneLine(
+      await lqs(['ingest', '--once', '--network', 'demo', '--errata', ERRATA, bucket.root], env),
+      /^error: the errata of --errata \(ingest\.errata\) are mainnet's: they need --network mainnet \(ingest\.network\), not 'demo'$/,
+    );
+    // serve reads the folder before it opens the database: its data directory is not created
+    const serveData = join(dir, 'serve-errata');
+    const serveEnv = { LQS_DB_DATADIR: serveData, PORT: '0', LQS_INGEST_SOURCE: bucket.root, LQS_INGEST_ADDRESSBOOK: BOOK };
+    oneLine(
+      await lqs(['serve'], { ...serveEnv, LQS_INGEST_ERRATA: ERRATA }),
+      /^error: the errata of --errata \(ingest\.errata\) are mainnet's: .*, not none$/,
+    );
+    oneLine(
+      await lqs(['serve'], { ...serveEnv, LQS_INGEST_NETWORK: 'mainnet', LQS_INGEST_ERRATA: join(dir, 'none') }),
+      /^error: errata folder .*none: the folder is missing/,
+    );
+    assert.equal(existsSync(serveData), false, 'the database was not opened');
     const noArgument = await lqs(['ingest', '--once'], env);
     assert.equal(noArgument.code, 2);
   });
@@ -294,6 +339,7 @@ describe('lqs ingest', () => {
         PORT: '0',
         LQS_INGEST_SOURCE: bucket.root,
         LQS_INGEST_ADDRESSBOOK: BOOK,
+        LQS_INGEST_NETWORK: 'mainnet',
         LQS_INGEST_POLLMS: '50',
       },
     });
@@ -317,6 +363,8 @@ describe('lqs ingest', () => {
     assert.match(metrics, /^lqs_ingest_verification_failures_total 0$/m);
     assert.match(metrics, /^lqs_ingest_seconds_behind \d+(\.\d+)?$/m);
     assert.equal((await fetch(`${base}/health/readiness`)).status, 200);
+    // network mainnet without its errata folder: one warning in the log at start-up
+    assert.equal(run.out().match(/network mainnet without its errata folder/g)?.length, 1, run.out());
     child.kill('SIGTERM');
     assert.equal(await run.exited, 0, run.out());
   });

@@ -1,15 +1,17 @@
 /**
  * Mainnet's errata through `lqs ingest`: on a signed synthetic stream of 2026 ingested as network
- * `mainnet`, the first file takes every missing transaction of ../shared/streams/errata (all before
- * it) with `errata = 'INSERT'` rows, the next files none; ingested as `testnet`, none.
+ * `mainnet` with the errata folder ../shared/streams/errata/mainnet, the first file takes every
+ * missing transaction (all before it) with `errata = 'INSERT'` rows, the next files none; as
+ * `mainnet` without the folder, or as `testnet`, none; a bad folder is refused and nothing written.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMirrorNodeDatabase } from '../../src/db/schemaRequirements.js';
-import { missingTransactions } from '../../src/ingest/errata/missingTransactions.js';
+import { readMainnetErrata } from '../../src/ingest/errata/mainnetErrataFiles.js';
+import { UserError } from '../../src/userError.js';
 import { writeStream } from '../../tools/stream/writeStream.js';
 import { useHarness } from '../support/harness.js';
 import { ingestOnce } from '../support/ingestRun.js';
@@ -18,6 +20,7 @@ import { STREAMS_DIR } from '../support/streamGroundTruth.js';
 describe('mainnet errata while ingesting', () => {
   const harness = useHarness();
   const out = mkdtempSync(join(tmpdir(), 'lqs-errata-'));
+  const errata = join(STREAMS_DIR, 'errata', 'mainnet');
   let mirror = false;
   let book = '';
   before(async () => {
@@ -39,10 +42,10 @@ describe('mainnet errata while ingesting', () => {
   it('mainnet: the 113 missing transactions go in with the first file, marked INSERT', async (t) => {
     if (mirror) return t.skip('a mirror node database is never written');
     await harness().prepare({});
-    const progress = await ingestOnce(harness().db, harness().config, out, { addressBook: book, network: 'mainnet' });
+    const progress = await ingestOnce(harness().db, harness().config, out, { addressBook: book, network: 'mainnet', errata });
     assert.equal(progress.files, 3);
     assert.equal(progress.records, 12, 'the files count their own records only');
-    const expected = missingTransactions(join(STREAMS_DIR, 'errata', 'mainnet'));
+    const expected = readMainnetErrata(errata).missingTransactions;
     const counts = await errataCounts();
     assert.equal(counts.transactions, BigInt(expected.length));
     assert.equal(counts.other, 0n);
@@ -56,8 +59,40 @@ describe('mainnet errata while ingesting', () => {
       expected.map((e) => e.consensusTimestamp),
     );
     // a second run over the same source adds nothing
-    await ingestOnce(harness().db, harness().config, out, { addressBook: book, network: 'mainnet' });
+    await ingestOnce(harness().db, harness().config, out, { addressBook: book, network: 'mainnet', errata });
     assert.equal((await errataCounts()).transactions, BigInt(expected.length));
+  });
+
+  it('mainnet without the errata folder: no missing transactions', async (t) => {
+    if (mirror) return t.skip('a mirror node database is never written');
+    await harness().prepare({});
+    const progress = await ingestOnce(harness().db, harness().config, out, { addressBook: book, network: 'mainnet' });
+    assert.equal(progress.files, 3);
+    const counts = await errataCounts();
+    assert.deepEqual([counts.transactions, counts.transfers], [0n, 0n]);
+  });
+
+  it('a bad errata folder, or errata for another network: refused, nothing written', async (t) => {
+    if (mirror) return t.skip('a mirror node database is never written');
+    await harness().prepare({});
+    const bad = join(out, 'errata');
+    mkdirSync(join(bad, 'missingtransactions'), { recursive: true });
+    writeFileSync(join(bad, 'balance-offsets.txt'), 'not a timestamp\n');
+    for (const [network, folder, message] of [
+      ['mainnet', bad, /^errata folder .*: balance-offsets\.txt line 1 is not a consensus timestamp/],
+      ['mainnet', join(out, 'none'), /^errata folder .*none: the folder is missing/],
+      ['testnet', errata, /are mainnet's: they need --network mainnet \(ingest\.network\), not 'testnet'$/],
+    ] as const) {
+      await assert.rejects(ingestOnce(harness().db, harness().config, out, { addressBook: book, network, errata: folder }), (e) => {
+        assert.ok(e instanceof UserError);
+        assert.match(e.message, message);
+        return true;
+      });
+    }
+    const [row] = await harness().db.query<{ files: bigint; transactions: bigint }>(
+      'select (select count(*) from record_file) as files, (select count(*) from transaction) as transactions',
+    );
+    assert.deepEqual([row!.files, row!.transactions], [0n, 0n]);
   });
 
   it('testnet: no errata', async (t) => {

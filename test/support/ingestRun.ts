@@ -9,6 +9,8 @@ export interface RunOptions {
   network?: string;
   trust?: string;
   balances?: boolean;
+  /** mainnet's errata folder (`--errata`) */
+  errata?: string;
   signal?: AbortSignal;
   events?: IngestEvents;
 }
@@ -21,6 +23,7 @@ export async function ingestOnce(db: Db, config: Config, source: string, options
     network: options.network ?? '',
     trust: options.trust ?? '',
     balances: options.balances ?? false,
+    errata: options.errata ?? '',
   };
   const prepared = await prepareIngestion(db, config, settings);
   try {

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeEntityId } from '../../src/domain/entityId.js';
 import { balanceFileTimeOffset } from '../../src/ingest/errata/balanceOffsets.js';
-import { balanceOffsetTimestamps } from '../../src/ingest/errata/mainnetErrataFiles.js';
+import { readMainnetErrata } from '../../src/ingest/errata/mainnetErrataFiles.js';
 import { readBalanceFile } from '../../src/ingest/readers/balanceFile.js';
 import { StreamFileError } from '../../src/ingest/streamError.js';
 import { balanceSignatureName } from '../../src/ingest/walkers/balanceFileWalker.js';
@@ -111,21 +111,25 @@ describe('account balance files', () => {
 });
 
 describe('the mainnet errata of balance files', () => {
-  const shared = `${STREAMS_DIR}/errata/mainnet`;
+  const listed = readMainnetErrata(`${STREAMS_DIR}/errata/mainnet`).balanceOffsets;
 
-  it('bundles the 6,949 offsets of the real errata file', () => {
-    const bundled = balanceOffsetTimestamps();
-    assert.deepEqual(bundled, balanceOffsetTimestamps(shared));
-    assert.equal(bundled.size, 6_949);
+  it('reads the 6,949 offsets of the real errata file', () => {
+    assert.equal(listed.size, 6_949);
+    assert.ok(listed.has(1568415600193620000n));
   });
 
   it('gives −1 ns to the listed files, 53 ns from 2022-07-21 to 2022-10-21, on mainnet only', () => {
-    assert.equal(balanceFileTimeOffset('mainnet', 1568415600193620000n), -1);
-    assert.equal(balanceFileTimeOffset('mainnet', 1599580800153882000n), -1);
-    assert.equal(balanceFileTimeOffset('mainnet', 1568415600193620001n), 0);
-    assert.equal(balanceFileTimeOffset('mainnet', 1658420100626004000n), 53);
-    assert.equal(balanceFileTimeOffset('mainnet', 1666368000880378771n), 0);
-    assert.equal(balanceFileTimeOffset('testnet', 1568415600193620000n), 0);
-    assert.equal(balanceFileTimeOffset(null, 1658420100626004000n), 0);
+    assert.equal(balanceFileTimeOffset('mainnet', 1568415600193620000n, listed), -1);
+    assert.equal(balanceFileTimeOffset('mainnet', 1599580800153882000n, listed), -1);
+    assert.equal(balanceFileTimeOffset('mainnet', 1568415600193620001n, listed), 0);
+    assert.equal(balanceFileTimeOffset('mainnet', 1658420100626004000n, listed), 53);
+    assert.equal(balanceFileTimeOffset('mainnet', 1666368000880378771n, listed), 0);
+    assert.equal(balanceFileTimeOffset('testnet', 1568415600193620000n, listed), 0);
+    assert.equal(balanceFileTimeOffset(null, 1658420100626004000n, listed), 0);
+  });
+
+  it('without the errata folder: no −1 ns offsets, the 53 ns ones still', () => {
+    assert.equal(balanceFileTimeOffset('mainnet', 1568415600193620000n, null), 0);
+    assert.equal(balanceFileTimeOffset('mainnet', 1658420100626004000n, null), 53);
   });
 });

@@ -1,37 +1,34 @@
 /**
- * Mainnet's errata: the bundled files are the real ones of ../shared/streams/errata/mainnet, the 113
- * missing transactions read from them with their README counts and `errata = 'INSERT'` rows, taken
- * by time window, and the spurious transfers of a failed 2019 CryptoTransfer marked `DELETE`.
+ * Mainnet's errata: the folder the operator gives read as ../shared/streams/errata/mainnet is, the
+ * 113 missing transactions read from it with their README counts and `errata = 'INSERT'` rows, taken
+ * by time window; a folder that is missing, incomplete or malformed refused in one line; the errata
+ * refused for a network other than mainnet, and the warning of mainnet without them; and the
+ * spurious transfers of a failed 2019 CryptoTransfer marked `DELETE`.
  */
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import protobuf from 'protobufjs/minimal.js';
-import { MAINNET_ERRATA_DIR } from '../../src/ingest/errata/mainnetErrataFiles.js';
-import { missingTransactionRows, missingTransactions, readMissingTransaction } from '../../src/ingest/errata/missingTransactions.js';
+import { configWith } from '../../src/config.js';
+import { ErrataFolderError, readMainnetErrata } from '../../src/ingest/errata/mainnetErrataFiles.js';
+import { missingTransactionRows, readMissingTransaction } from '../../src/ingest/errata/missingTransactions.js';
 import { markSpuriousTransfers, SPURIOUS_TRANSFERS_BEFORE } from '../../src/ingest/errata/spuriousTransfers.js';
+import { missingErrataWarning, resolveErrata } from '../../src/ingest/setup.js';
 import { StreamFileError } from '../../src/ingest/streamError.js';
 import { recordItemRows } from '../../src/ingest/writers/transactionRows.js';
+import { UserError } from '../../src/userError.js';
 import { STREAMS_DIR } from '../support/streamGroundTruth.js';
 
 const SHARED = join(STREAMS_DIR, 'errata', 'mainnet');
 const SHARD_REALM = { shard: 0n, realm: 0n };
 
 describe('the mainnet errata files', () => {
-  it('are bundled byte for byte', () => {
-    for (const sub of ['', 'missingtransactions']) {
-      const names = readdirSync(join(SHARED, sub)).filter((n) => n.includes('.'));
-      assert.deepEqual(
-        readdirSync(join(MAINNET_ERRATA_DIR, sub)).filter((n) => n.includes('.')),
-        names,
-      );
-      for (const n of names) assert.ok(readFileSync(join(SHARED, sub, n)).equals(readFileSync(join(MAINNET_ERRATA_DIR, sub, n))), n);
-    }
-  });
+  const errata = readMainnetErrata(SHARED);
 
   it('hold 113 missing transactions: 112 CryptoTransfer and 1 ContractCall, 82 FAIL_INVALID and 31 INSUFFICIENT_PAYER_BALANCE', () => {
-    const items = missingTransactions(SHARED);
+    const items = errata.missingTransactions;
     assert.equal(items.length, 113);
     const rows = missingTransactionRows(null, items.at(-1)!.consensusTimestamp, new Set(), SHARD_REALM, items);
     const count = (values: unknown[]) =>
@@ -50,7 +47,7 @@ describe('the mainnet errata files', () => {
   });
 
   it('are taken by time window, after the previous file and up to this one, unless the file has the transaction', () => {
-    const items = missingTransactions(SHARED);
+    const items = errata.missingTransactions;
     const [a, b, c] = items.map((i) => i.consensusTimestamp);
     const stamps = (after: bigint | null, upTo: bigint, present: bigint[] = []) =>
       missingTransactionRows(after, upTo, new Set(present), SHARD_REALM, items).transaction.map((t) => t.consensus_timestamp);
@@ -68,6 +65,107 @@ describe('the mainnet errata files', () => {
       () => readMissingTransaction(name, Buffer.concat([bytes, Buffer.from([1])])),
       (e) => e instanceof StreamFileError && /unexpected bytes/.test(e.message),
     );
+  });
+});
+
+describe('the errata folder the operator gives', () => {
+  const work = mkdtempSync(join(tmpdir(), 'lqs-errata-folder-'));
+  after(() => rmSync(work, { recursive: true, force: true }));
+  const bins = readdirSync(join(SHARED, 'missingtransactions')).filter((n) => n.endsWith('.bin'));
+
+  /** A folder of the importer's layout with the real offsets and the first two .bin files, changed by `change`. */
+  function folder(name: string, change: (dir: string) => void = () => {}): string {
+    const dir = join(work, name);
+    mkdirSync(join(dir, 'missingtransactions'), { recursive: true });
+    copyFileSync(join(SHARED, 'balance-offsets.txt'), join(dir, 'balance-offsets.txt'));
+    for (const n of bins.slice(0, 2)) copyFileSync(join(SHARED, 'missingtransactions', n), join(dir, 'missingtransactions', n));
+    change(dir);
+    return dir;
+  }
+
+  function refused(dir: string, problem: RegExp): void {
+    assert.throws(
+      () => readMainnetErrata(dir),
+      (e) =>
+        e instanceof ErrataFolderError &&
+        !e.message.includes('\n') &&
+        e.message.startsWith(`errata folder ${dir}: `) &&
+        problem.test(e.message),
+    );
+  }
+
+  it('reads the real folder: 6,949 offsets and 113 transactions in consensus order', () => {
+    const errata = readMainnetErrata(SHARED);
+    assert.equal(errata.balanceOffsets.size, 6_949);
+    assert.equal(errata.missingTransactions.length, bins.length);
+    const stamps = errata.missingTransactions.map((i) => i.consensusTimestamp);
+    assert.deepEqual(
+      stamps,
+      [...stamps].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
+    const copy = readMainnetErrata(folder('copy'));
+    assert.deepEqual(copy.balanceOffsets, errata.balanceOffsets);
+    assert.deepEqual(
+      copy.missingTransactions.map((i) => i.consensusTimestamp),
+      stamps.slice(0, 2),
+    );
+  });
+
+  it('refuses a missing folder, a file, a missing or unreadable offsets file, a malformed line, a missing missingtransactions/', () => {
+    refused(join(work, 'none'), /the folder is missing/);
+    refused(join(SHARED, 'balance-offsets.txt'), /not a folder$/);
+    refused(
+      folder('no-offsets', (d) => rmSync(join(d, 'balance-offsets.txt'))),
+      /balance-offsets\.txt is missing \(the importer's errata\/mainnet layout/,
+    );
+    refused(
+      folder('offsets-folder', (d) => {
+        rmSync(join(d, 'balance-offsets.txt'));
+        mkdirSync(join(d, 'balance-offsets.txt'));
+      }),
+      /balance-offsets\.txt cannot be read \(EISDIR\)$/,
+    );
+    refused(
+      folder('bad-line', (d) => writeFileSync(join(d, 'balance-offsets.txt'), '1568415600193620000\n\n2019-09-14T00:00:00Z\n')),
+      /balance-offsets\.txt line 3 is not a consensus timestamp in nanoseconds: "2019-09-14T00:00:00Z"$/,
+    );
+    refused(
+      folder('no-missing', (d) => rmSync(join(d, 'missingtransactions'), { recursive: true })),
+      /missingtransactions\/ is missing/,
+    );
+  });
+
+  it('refuses a .bin file that does not parse, naming it', () => {
+    refused(
+      folder('bad-bin', (d) =>
+        writeFileSync(join(d, 'missingtransactions', bins[1]!), readFileSync(join(SHARED, 'missingtransactions', bins[1]!)).subarray(0, 9)),
+      ),
+      new RegExp(`missingtransactions/${bins[1]!.replaceAll('.', '\\.')}: `),
+    );
+  });
+
+  it("are mainnet's: refused with another network or none; mainnet without them warns once what is not applied", () => {
+    const settings = configWith({}).ingest;
+    assert.equal(resolveErrata({ ...settings, network: 'mainnet', errata: SHARED })?.missingTransactions.length, bins.length);
+    assert.equal(resolveErrata({ ...settings, network: 'mainnet', errata: '' }), null);
+    for (const network of ['testnet', '']) {
+      assert.throws(
+        () => resolveErrata({ ...settings, network, errata: SHARED }),
+        (e) => e instanceof UserError && /errata .* are mainnet's: they need --network mainnet/.test(e.message),
+      );
+    }
+    assert.throws(
+      () => resolveErrata({ ...settings, network: 'mainnet', errata: join(work, 'none') }),
+      (e) => e instanceof UserError && /^errata folder .*none: the folder is missing/.test(e.message),
+    );
+    const warning = missingErrataWarning({ ...settings, network: 'mainnet', errata: '' });
+    assert.match(
+      warning ?? '',
+      /not applied \(the 113 missing transactions, .*balance-offsets\.txt\); give --errata DIR .*CryptoTransfers need no file/,
+    );
+    assert.ok(!warning!.includes('\n'));
+    assert.equal(missingErrataWarning({ ...settings, network: 'mainnet', errata: SHARED }), null);
+    assert.equal(missingErrataWarning({ ...settings, network: 'testnet', errata: '' }), null);
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * Mainnet's missing transactions: 113 transactions (failed fee-funding CryptoTransfers of 2019 and the
  * FAIL_INVALID transactions of 2023-02) that the network applied but its record streams lack. The
- * importer inserts them from its errata files with `errata = 'INSERT'` on their `transaction` and
- * `crypto_transfer` rows; here each goes in with the record file whose time window holds it, after
+ * importer inserts them from its errata files (here read from the operator's folder by
+ * mainnetErrataFiles.ts) with `errata = 'INSERT'` on their `transaction` and `crypto_transfer` rows; here each goes in with the record file whose time window holds it, after
  * the previous file's end and up to its own end (all up to it for the first file), unless the file
  * has a transaction at that time already.
  */
@@ -11,7 +11,6 @@ import { decodeTransactionRecord } from '../proto/transactionRecord.js';
 import type { RecordItem } from '../recordFile.js';
 import { StreamFileError } from '../streamError.js';
 import { recordItemRows, type TransactionRows } from '../writers/transactionRows.js';
-import { missingTransactionFiles } from './mainnetErrataFiles.js';
 
 /** bounds of the two messages of an errata file */
 const MAX_MESSAGE = 6 * 1024 * 1024;
@@ -27,25 +26,13 @@ export function readMissingTransaction(name: string, bytes: Buffer): RecordItem 
   return { ...decoded, recordBytes, transactionBytes };
 }
 
-let bundled: RecordItem[] | null = null;
-
-/** The bundled missing transactions in consensus order, read once. */
-export function missingTransactions(dir?: string): RecordItem[] {
-  if (dir === undefined && bundled) return bundled;
-  const items = missingTransactionFiles(dir)
-    .map(({ name, bytes }) => readMissingTransaction(name, bytes))
-    .sort((a, b) => (a.consensusTimestamp < b.consensusTimestamp ? -1 : a.consensusTimestamp > b.consensusTimestamp ? 1 : 0));
-  if (dir === undefined) bundled = items;
-  return items;
-}
-
 /** The rows of the missing transactions in (`after`, `upTo`] not in `present`, marked `errata = 'INSERT'`. */
 export function missingTransactionRows(
   after: bigint | null,
   upTo: bigint,
   present: ReadonlySet<bigint>,
   shardRealm: { shard: bigint; realm: bigint },
-  items: RecordItem[] = missingTransactions(),
+  items: readonly RecordItem[],
 ): TransactionRows {
   const due = items.filter(
     (i) => (after === null || i.consensusTimestamp > after) && i.consensusTimestamp <= upTo && !present.has(i.consensusTimestamp),

@@ -48,8 +48,16 @@ function balanceRows(file: BalanceFile): { accounts: ColumnValues[]; tokens: Col
   return { accounts, tokens: [...tokens.values()] };
 }
 
-/** Writes the file's rows; the first one also initialises the balances. Throws (and writes nothing) when a statement fails. */
-export async function writeBalanceFile(db: Db, accepted: AcceptedBalanceFile, network: string | null): Promise<void> {
+/**
+ * Writes the file's rows; the first one also initialises the balances. Throws (and writes nothing)
+ * when a statement fails. `balanceOffsets`: mainnet's errata `balance-offsets.txt`, null without it.
+ */
+export async function writeBalanceFile(
+  db: Db,
+  accepted: AcceptedBalanceFile,
+  network: string | null,
+  balanceOffsets: ReadonlySet<bigint> | null = null,
+): Promise<void> {
   const loadStart = BigInt(Math.floor(Date.now() / 1000));
   const { file } = accepted;
   const { accounts, tokens } = balanceRows(file);
@@ -57,7 +65,7 @@ export async function writeBalanceFile(db: Db, accepted: AcceptedBalanceFile, ne
     const first = (await lastBalanceFile(tx)) === null;
     await insertColumns(db, tx, 'account_balance', accounts);
     await insertColumns(db, tx, 'token_balance', tokens);
-    const timeOffset = balanceFileTimeOffset(network, file.consensusTimestamp);
+    const timeOffset = balanceFileTimeOffset(network, file.consensusTimestamp, balanceOffsets);
     await insertRows(tx, 'account_balance_file', [
       {
         consensus_timestamp: file.consensusTimestamp,
