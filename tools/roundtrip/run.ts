@@ -64,15 +64,15 @@ export async function runRoundTrip(options: RoundTripOptions): Promise<RoundTrip
     seed: options.seed ?? 1,
     startNanos: START_NANOS,
     nodes: NODES,
+    itemsPerFile: options.size === 'ci' ? 12 : 500,
   });
   const dir = await mkdtemp(join(tmpdir(), 'lqs-roundtrip-'));
   const backend = options.backend ?? 'pglite';
   let expected: Harness | null = null;
   let ingested: Harness | null = null;
   try {
-    const written = await writeScenarioStream(join(dir, 'bucket'), ledger.groups, {
+    const written = await writeScenarioStream(join(dir, 'bucket'), ledger.recordFiles(), {
       nodes: NODES,
-      itemsPerFile: options.size === 'ci' ? 12 : 500,
       keyBits: 2048,
       firstBlock: 100n,
     });

@@ -80,7 +80,8 @@ function accountFields(ts: bigint, key: Buffer, publicKey: string, memo: string,
     memo,
     public_key: publicKey,
     receiver_sig_required: settings.receiverSigRequired ?? false,
-    stake_period_start: staked ? ScenarioLedger.epochDay(ts) : -1n,
+    // unstaked: the handler sets none (the column's default, -1)
+    ...(staked ? { stake_period_start: ScenarioLedger.epochDay(ts) } : {}),
     staked_account_id: settings.stakedAccountId ?? null,
     staked_node_id: settings.stakedNodeId ?? -1n,
   };
@@ -133,6 +134,8 @@ function exchangeRateUpdate(ledger: ScenarioLedger): void {
     data: Buffer.concat([entityRef(1, file), bytes(4, contents)]),
     entityId: file,
     fileData: contents,
+    // the update handler writes a version of the file even though the stream never created it
+    apply: () => ledger.updateOrInsertEntity(file, ts, { type: 'FILE', deleted: false }),
   });
 }
 

@@ -17,7 +17,19 @@
  *   (genesis accounts: the payer 0.0.2, nodes, 0.0.98, 0.0.800) gets no row from its transfers;
  * - every token transfer adds to `token_account.balance` (fungible: the amount; NFTs: one per
  *   serial received or sent) and sets `balance_timestamp`, without a new version;
- * - a closed version keeps the balance the account had when it closed;
+ * - the importer writes each record file as one batch (SqlEntityListener flushes at the file's
+ *   end; the ledger splits its items into files as the stream is written, `itemsPerFile`): the
+ *   version the database held when the file began is closed into the history as the database held
+ *   it (upsert_history's `existing_history` copies the stored `e_` columns), so with the balance,
+ *   balance timestamp and stake period start of the end of the previous file; a version the file
+ *   itself opened keeps, when the file closes it, the balance it had then (the merged changes carry
+ *   it);
+ * - a staking reward paid to an account opens a new version `[ts,)` with stake_period_start the day
+ *   before the payout, unless the file already set the account's stake period start to that day or
+ *   later (SqlEntityListener.onStakingRewardTransfer: it compares with the file's batch, not the
+ *   database), after the transaction's transfers;
+ * - an update of an entity the stream never created (a FileUpdate of a system file) still writes a
+ *   row: upsert_history inserts the open version whether or not the database held one;
  * - no `account_balance` or `token_balance` snapshot: without balance files the importer takes its
  *   first one a delay after the first record file (then at its minimum frequency), longer than
  *   the scenario's few minutes of consensus time.
@@ -99,10 +111,21 @@ const ENTITY_DEFAULTS: ColumnValues = {
 
 const lowerOf = (range: unknown) => BigInt(/^\[(\d+),/.exec(String(range))![1]!);
 
+/** What the importer's batch for the record file being written holds of one entity. */
+interface FileChange {
+  /** the row as the database held it when the file began (null: none) */
+  stored: ColumnValues | null;
+  /** the stake period start the file's changes set (null: none set) */
+  stakePeriodStart: bigint | null;
+}
+
 export class ScenarioLedger {
   readonly rng: Rng;
   private now: bigint;
-  readonly groups: ItemGroup[] = [];
+  /** the record files' items: whole groups, a file closed once it holds `itemsPerFile` items */
+  private readonly files: EncodedItem[][] = [];
+  private openFile: EncodedItem[] = [];
+  private readonly fileChanges = new Map<bigint, FileChange>();
   private readonly rows = {
     transaction: [] as ColumnValues[],
     crypto_transfer: [] as ColumnValues[],
@@ -125,6 +148,7 @@ export class ScenarioLedger {
     seed: number,
     startNanos: bigint,
     readonly nodes: bigint[],
+    private readonly itemsPerFile: number,
     firstNum = 1001n,
   ) {
     this.rng = new Rng(seed, 31);
@@ -193,7 +217,29 @@ export class ScenarioLedger {
     group.push(built(ts, s, false));
     for (const c of children.filter((c) => !c.before)) group.push(built(c.ts, c.submission, true));
     group.sort((a, b) => (a.consensusTimestamp < b.consensusTimestamp ? -1 : a.consensusTimestamp > b.consensusTimestamp ? 1 : 0));
-    this.groups.push(group);
+    // a parent and its children are never split
+    this.openFile.push(...group);
+    if (this.openFile.length >= this.itemsPerFile) {
+      this.files.push(this.openFile);
+      this.openFile = [];
+      this.fileChanges.clear();
+    }
+  }
+
+  /** The record files' items, in order. */
+  recordFiles(): EncodedItem[][] {
+    return this.openFile.length > 0 ? [...this.files, this.openFile] : [...this.files];
+  }
+
+  /** The entity as the importer's batch of the current file holds it; recorded before the file first changes it. */
+  private touch(id: bigint): FileChange {
+    let change = this.fileChanges.get(id);
+    if (!change) {
+      const row = this.entities.get(id);
+      change = { stored: row ? { ...row } : null, stakePeriodStart: null };
+      this.fileChanges.set(id, change);
+    }
+    return change;
   }
 
   private record(spec: ItemSpec, sub: Submission, item: EncodedItem): void {
@@ -250,7 +296,16 @@ export class ScenarioLedger {
     for (const moves of spec.tokenTransfers ?? []) this.recordTokenMoves(moves, spec.payer, ts);
     for (const [account, amount] of spec.stakingRewards ?? []) {
       this.rows.staking_reward_transfer.push({ consensus_timestamp: ts, account_id: account, amount, payer_account_id: spec.payer });
+      this.stakingRewardPaid(account, ts);
     }
+  }
+
+  /** The stake period restarts the day before the payout, so that the account earns for the day it was paid on. */
+  private stakingRewardPaid(account: bigint, ts: bigint): void {
+    const start = ScenarioLedger.epochDay(ts) - 1n;
+    const set = this.fileChanges.get(account)?.stakePeriodStart ?? null;
+    if (set !== null && set >= start) return;
+    this.updateEntity(account, ts, { stake_period_start: start });
   }
 
   private recordTokenMoves(moves: TokenMoves, payer: bigint, ts: bigint): void {
@@ -272,6 +327,7 @@ export class ScenarioLedger {
   }
 
   private addBalance(account: bigint, amount: bigint, ts: bigint): void {
+    this.touch(account);
     const e = this.entities.get(account);
     if (!e || (e.type !== 'ACCOUNT' && e.type !== 'CONTRACT')) return;
     e.balance = ((e.balance as bigint | null) ?? 0n) + amount;
@@ -289,6 +345,12 @@ export class ScenarioLedger {
 
   /** A new entity version `[ts,)` with the defaults, then `fields`. */
   createEntity(id: bigint, ts: bigint, fields: ColumnValues): void {
+    this.insertEntity(id, ts, { created_timestamp: ts, ...fields });
+  }
+
+  private insertEntity(id: bigint, ts: bigint, fields: ColumnValues): void {
+    const change = this.touch(id);
+    if (fields.stake_period_start !== undefined) change.stakePeriodStart = fields.stake_period_start as bigint;
     const num = id & ((1n << 38n) - 1n);
     this.entities.set(id, {
       ...ENTITY_DEFAULTS,
@@ -296,18 +358,30 @@ export class ScenarioLedger {
       shard: 0n,
       realm: 0n,
       num,
-      created_timestamp: ts,
+      created_timestamp: null,
       timestamp_range: `[${ts},)`,
       ...fields,
     });
   }
 
-  /** Closes the current version at `ts` into the history and opens one with `fields` merged over it. */
+  /**
+   * Closes the current version at `ts` into the history and opens one with `fields` merged over it.
+   * The version the database held when the file began goes to the history as it was stored then.
+   */
   updateEntity(id: bigint, ts: bigint, fields: ColumnValues): void {
     const current = this.entities.get(id);
     if (!current) throw new Error(`scenario: no entity ${id} to update`);
-    this.entityHistory.push({ ...current, timestamp_range: `[${lowerOf(current.timestamp_range)},${ts})` });
+    const change = this.touch(id);
+    const closing = change.stored?.timestamp_range === current.timestamp_range ? change.stored! : current;
+    this.entityHistory.push({ ...closing, timestamp_range: `[${lowerOf(current.timestamp_range)},${ts})` });
     this.entities.set(id, { ...current, ...fields, timestamp_range: `[${ts},)` });
+    if (fields.stake_period_start !== undefined) change.stakePeriodStart = fields.stake_period_start as bigint;
+  }
+
+  /** An update of an entity the stream may never have created: without a row, one `[ts,)` of `fields` over the defaults. */
+  updateOrInsertEntity(id: bigint, ts: bigint, fields: ColumnValues): void {
+    if (this.entities.has(id)) this.updateEntity(id, ts, fields);
+    else this.insertEntity(id, ts, fields);
   }
 
   createToken(row: ColumnValues): void {

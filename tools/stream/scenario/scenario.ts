@@ -34,12 +34,14 @@ export interface ScenarioOptions {
   seed: number;
   startNanos: bigint;
   nodes: number;
+  /** a record file is closed once it holds this many items (whole transaction groups) */
+  itemsPerFile: number;
 }
 
 /** Plays the chosen sections (in the order of SECTION_NAMES) on a new ledger. */
 export function playScenario(options: ScenarioOptions): ScenarioLedger {
   const nodes = Array.from({ length: options.nodes }, (_, i) => FIRST_NODE + BigInt(i));
-  const ledger = new ScenarioLedger(options.seed, options.startNanos, nodes);
+  const ledger = new ScenarioLedger(options.seed, options.startNanos, nodes, options.itemsPerFile);
   for (const name of SECTION_NAMES) {
     if (!options.sections.includes(name)) continue;
     ledger.section = name;

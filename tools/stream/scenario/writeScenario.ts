@@ -1,5 +1,5 @@
 /**
- * Writes a played scenario as a signed record stream (v6 files of whole transaction groups, each
+ * Writes a played scenario as a signed record stream (v6 files of the ledger's record files, each
  * node's copy and signature, the address book), as `writeStream` lays out its own, and returns the
  * `record_file` rows the importer writes for those files and each item's position in its file.
  */
@@ -10,7 +10,7 @@ import { nanosToFileTime } from '../../../src/ingest/streamFileName.js';
 import type { ColumnValues } from '../../../src/ledgerSetup/insert.js';
 import { type HapiVersion, writeRecordFileV6, writeSignatureFileV6 } from '../recordFileV6.js';
 import { addressBookBytes, nodeFolder } from '../writeStream.js';
-import type { ItemGroup } from './ledger.js';
+import type { EncodedItem } from './hapi.js';
 
 const HAPI_VERSION: HapiVersion = { major: 0, minor: 56, patch: 0 };
 
@@ -23,8 +23,8 @@ export interface WrittenScenario {
 
 export async function writeScenarioStream(
   out: string,
-  groups: readonly ItemGroup[],
-  options: { nodes: number; itemsPerFile: number; keyBits: number; firstBlock: bigint },
+  files: readonly EncodedItem[][],
+  options: { nodes: number; keyBits: number; firstBlock: bigint },
 ): Promise<WrittenScenario> {
   const keys = Array.from({ length: options.nodes }, (_, i) => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: options.keyBits, publicExponent: 0x10001 });
@@ -34,18 +34,6 @@ export async function writeScenarioStream(
   await writeFile(join(out, 'addressbook.bin'), addressBookBytes(keys));
   const folders = keys.map((k) => join(out, nodeFolder('account', k)));
   for (const folder of folders) await mkdir(folder, { recursive: true });
-
-  // whole groups per file: a parent and its children are never split
-  const files: ItemGroup[] = [];
-  let current: ItemGroup = [];
-  for (const group of groups) {
-    current.push(...group);
-    if (current.length >= options.itemsPerFile) {
-      files.push(current);
-      current = [];
-    }
-  }
-  if (current.length > 0) files.push(current);
 
   const recordFiles: ColumnValues[] = [];
   const indexes = new Map<bigint, number>();
