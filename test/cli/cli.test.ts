@@ -69,14 +69,14 @@ function execute(
 const BASE_ENV = { LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'warn' };
 
 /**
- * The line `lqs serve` (`--no-migrate` when `migrate` is false) stops with under only `env`, in this
- * process: the configuration read as the command reads it, `serve`, and the command line's failure
- * line. A serve that started instead fails the case (and would keep listening).
+ * The line `lqs serve` stops with under only `env`, in this process: the configuration read as the
+ * command reads it, `serve`, and the command line's failure line. A serve that started instead
+ * fails the case (and would keep listening).
  */
-async function serveFailure(env: Record<string, string>, migrate = true): Promise<string> {
+async function serveFailure(env: Record<string, string>): Promise<string> {
   const vars: Record<string, string> = { ...BASE_ENV, ...env };
   try {
-    await serve({ migrate, loaded: loadConfig(vars, vars.LQS_CONFIG_FILE, () => {}) });
+    await serve({ migrate: true, loaded: loadConfig(vars, vars.LQS_CONFIG_FILE, () => {}) });
   } catch (err) {
     return failureLine(err, vars);
   }
