@@ -98,8 +98,10 @@ export async function serve(options: { migrate: boolean; loaded?: Config }): Pro
     }
     process.exit(0);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  const onSigterm = () => void stop('SIGTERM');
+  const onSigint = () => void stop('SIGINT');
+  process.once('SIGTERM', onSigterm);
+  process.once('SIGINT', onSigint);
 
   try {
     logger = createLogger(config.log.level, undefined, { pretty: config.log.pretty });
@@ -124,13 +126,7 @@ export async function serve(options: { migrate: boolean; loaded?: Config }): Pro
       ),
     );
     if (stopping) return;
-    const checked = db;
-    await during(
-      checkSchema(checked).catch(async (err: unknown) => {
-        await checked.close();
-        throw err;
-      }),
-    );
+    await during(checkSchema(db));
     if (stopping) return;
     const missingIndexes = await during(findMissingOptionalIndexes(db));
     // with workers, the first one speaks for all: they read the same database
@@ -161,24 +157,11 @@ export async function serve(options: { migrate: boolean; loaded?: Config }): Pro
     if (config.ingest.source) {
       const { startIngestion } = await import('./ingest/background.js');
       const { IngestMetrics } = await import('./ingest/metrics.js');
-      const ingesting = db;
-      ingestion = await during(
-        startIngestion(db, config, logger, new IngestMetrics(metrics.registry), errata).catch(async (err: unknown) => {
-          await ingesting.close();
-          throw err;
-        }),
-      );
+      ingestion = await during(startIngestion(db, config, logger, new IngestMetrics(metrics.registry), errata));
     }
     if (stopping) return;
 
-    const opened = db;
-    listeners = await during(
-      startListeners({ config, db, clock: systemClock, logger, outages, metrics, missingIndexes }).catch(async (err: unknown) => {
-        await ingestion?.stop();
-        if (!stopping) await opened.close();
-        throw err;
-      }),
-    );
+    listeners = await during(startListeners({ config, db, clock: systemClock, logger, outages, metrics, missingIndexes }));
     if (stopping) return;
 
     const base = listeners.publicUrl;
@@ -190,6 +173,11 @@ export async function serve(options: { migrate: boolean; loaded?: Config }): Pro
   } catch (err) {
     // a step cut short by the shutdown under way is not a failed start-up
     if (stopping) return;
+    // whatever step failed, what is open is closed: an open database (its data directory's lock
+    // refresh, its pool) would keep the process alive after the failure is reported
+    await ingestion?.stop().catch(() => undefined);
+    await db?.close().catch(() => undefined);
+    process.off('SIGTERM', onSigterm).off('SIGINT', onSigint);
     throw err;
   }
 }

@@ -18,15 +18,21 @@ export function refuseUnknown(command: Command): Command {
 }
 
 /** The configuration the failure happened under, for naming the database, where it came from, and ports (none if it cannot load). */
-async function configForMessages(): Promise<{ config?: Config; dbOrigin?: string }> {
+async function configForMessages(env: NodeJS.ProcessEnv): Promise<{ config?: Config; dbOrigin?: string }> {
   try {
     const { loadConfigWithOrigins } = await import('../config.js');
     // its warnings were printed when the command loaded it
-    const { config, origins } = loadConfigWithOrigins(process.env, process.env.LQS_CONFIG_FILE, () => {});
+    const { config, origins } = loadConfigWithOrigins(env, env.LQS_CONFIG_FILE, () => {});
     return { config, dbOrigin: origins.get('db.url') };
   } catch {
     return {};
   }
+}
+
+/** The one line a command ends with when `err` stops it, under the configuration of `env`. */
+export async function failureLine(err: unknown, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const { config, dbOrigin } = await configForMessages(env);
+  return `error: ${describeFailure(err, config, dbOrigin)}`;
 }
 
 function wantsStacks(): boolean {
@@ -49,8 +55,7 @@ export async function runCommandLine(cli: Command, argv: string[], exitCode: () 
       process.exitCode = err.exitCode === 0 ? 0 : 2;
       return;
     }
-    const { config, dbOrigin } = await configForMessages();
-    process.stderr.write(`error: ${describeFailure(err, config, dbOrigin)}\n`);
+    process.stderr.write(`${await failureLine(err)}\n`);
     if (wantsStacks()) process.stderr.write(`${(err as Error)?.stack ?? String(err)}\n`);
     process.exitCode = 1;
     // a worker of `serve` (server.workers): its channel to the primary would keep it running

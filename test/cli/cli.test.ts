@@ -1,4 +1,10 @@
-/** The command lines (the service's and the tools') as a user sees them: help, refusals of bad command lines, and one-line failures. */
+/**
+ * The command lines (the service's and the tools') as a user sees them: help, refusals of bad
+ * command lines, and one-line failures. The process contract (exit code, the line alone on stderr,
+ * no stack) is tested by running the built command lines; the failures whose line is what a case
+ * is about run `serve` in this process through the functions the command runs, which is the same
+ * line without a Node process started per case.
+ */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawn } from 'node:child_process';
@@ -9,7 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lockfile from 'proper-lockfile';
+import { failureLine } from '../../src/cli/commandLine.js';
+import { loadConfig } from '../../src/config.js';
 import { openPglite } from '../../src/db/pglite.js';
+import { serve } from '../../src/server.js';
 import { postgresServerSkipReason, TEST_ADMIN_URL as ADMIN_URL } from '../support/privatePostgres.js';
 import { migratedDataDir } from '../../tools/testApp/pglite.js';
 
@@ -46,7 +55,7 @@ function execute(
       process.execPath,
       [script, ...args],
       {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'warn', ...env },
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...BASE_ENV, ...env },
         cwd,
         timeout: 60_000,
         ...user,
@@ -54,6 +63,30 @@ function execute(
       (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
     );
   });
+}
+
+/** What every run of a command line here gets beside the case's variables (and PATH and HOME). */
+const BASE_ENV = { LQS_ADMIN_ENABLED: 'false', LQS_LOG_LEVEL: 'warn' };
+
+/**
+ * The line `lqs serve` stops with under only `env`, in this process: the configuration read as the
+ * command reads it, `serve`, and the command line's failure line. A serve that started instead
+ * fails the case (and would keep listening).
+ */
+async function serveFailure(env: Record<string, string>): Promise<string> {
+  const vars: Record<string, string> = { ...BASE_ENV, ...env };
+  try {
+    await serve({ migrate: true, loaded: loadConfig(vars, vars.LQS_CONFIG_FILE, () => {}) });
+  } catch (err) {
+    return failureLine(err, vars);
+  }
+  assert.fail(`serve started under ${JSON.stringify(env)}`);
+}
+
+/** The failure line of serveFailure is `error: ` and `expected` (or matches it). */
+function assertLine(line: string, expected: string | RegExp): void {
+  if (typeof expected === 'string') assert.equal(line, `error: ${expected}`);
+  else assert.match(line, expected);
 }
 
 /** A failure: exit 1, exactly one line on stderr, that line, and no stack trace. */
@@ -85,10 +118,13 @@ describe('command line', () => {
    * these tests are about.
    */
   let template: Promise<string> | undefined;
-  const migratedCopy = async (name: string): Promise<string> => {
+  const migratedTemplate = (): Promise<string> => {
     template ??= migratedDataDir(join(dir, 'migrated')).then(() => join(dir, 'migrated'));
+    return template;
+  };
+  const migratedCopy = async (name: string): Promise<string> => {
     const copy = join(dir, name);
-    cpSync(await template, copy, { recursive: true });
+    cpSync(await migratedTemplate(), copy, { recursive: true });
     return copy;
   };
 
@@ -207,30 +243,32 @@ describe('command line', () => {
 
   describe('one-line failures', () => {
     it('names the variable, the file or the setting of a bad configuration', async () => {
+      // the process contract once; the lines in this process
       assertOneLine(await lqs(['serve'], { LQS_PORT: 'abc' }), 'LQS_PORT (port): "abc" is not a number');
-      assertOneLine(await lqs(['serve'], { PORT: '70000' }), 'PORT (port): 70000 is not a port (an integer from 0 to 65535)');
-      assertOneLine(await lqs(['serve'], { LQS_DB_MIGRATE: 'perhaps' }), 'LQS_DB_MIGRATE (db.migrate): "perhaps" is not true or false');
-      assertOneLine(
-        await lqs(['serve'], { DATABASE_URL: 'notaurl' }),
+      assertLine(await serveFailure({ LQS_PORT: 'abc' }), 'LQS_PORT (port): "abc" is not a number');
+      assertLine(await serveFailure({ PORT: '70000' }), 'PORT (port): 70000 is not a port (an integer from 0 to 65535)');
+      assertLine(await serveFailure({ LQS_DB_MIGRATE: 'perhaps' }), 'LQS_DB_MIGRATE (db.migrate): "perhaps" is not true or false');
+      assertLine(
+        await serveFailure({ DATABASE_URL: 'notaurl' }),
         'DATABASE_URL (db.url): "notaurl" is not a PostgreSQL URL (postgres://user:password@host:5432/database)',
       );
       const missing = join(dir, 'missing.yml');
-      assertOneLine(await lqs(['serve'], { LQS_CONFIG_FILE: missing }), `config file ${missing} (LQS_CONFIG_FILE) does not exist`);
+      assertLine(await serveFailure({ LQS_CONFIG_FILE: missing }), `config file ${missing} (LQS_CONFIG_FILE) does not exist`);
       const bad = join(dir, 'bad.yml');
       writeFileSync(bad, 'port: [1\nhost: x\n');
-      assertOneLine(
-        await lqs(['serve'], { LQS_CONFIG_FILE: bad }),
+      assertLine(
+        await serveFailure({ LQS_CONFIG_FILE: bad }),
         new RegExp(`^error: config file ${bad} \\(LQS_CONFIG_FILE\\) is not valid YAML: .* at line \\d+, column \\d+$`),
       );
       const unknown = join(dir, 'unknown.yml');
       writeFileSync(unknown, 'port: 1\nprot: 2\n');
-      assertOneLine(await lqs(['serve'], { LQS_CONFIG_FILE: unknown }), `config file ${unknown}: prot: unknown setting`);
+      assertLine(await serveFailure({ LQS_CONFIG_FILE: unknown }), `config file ${unknown}: prot: unknown setting`);
       const typed = join(dir, 'typed.json');
       writeFileSync(typed, '{"response": {"limit": {"max": "many"}}}');
-      assertOneLine(await lqs(['serve'], { LQS_CONFIG_FILE: typed }), `config file ${typed}: response.limit.max: "many" is not a number`);
+      assertLine(await serveFailure({ LQS_CONFIG_FILE: typed }), `config file ${typed}: response.limit.max: "many" is not a number`);
       mkdirSync(join(dir, 'adir'));
-      assertOneLine(
-        await lqs(['serve'], { LQS_CONFIG_FILE: join(dir, 'adir') }),
+      assertLine(
+        await serveFailure({ LQS_CONFIG_FILE: join(dir, 'adir') }),
         `config file ${join(dir, 'adir')} (LQS_CONFIG_FILE) is a directory`,
       );
     });
@@ -240,13 +278,15 @@ describe('command line', () => {
       const { port } = server.address() as { port: number };
       await new Promise((resolve) => server.close(resolve));
       const expected = `cannot connect to PostgreSQL at 127.0.0.1:${port}: connection refused; start the server or correct DATABASE_URL (db.url)`;
-      for (const args of [['serve'], ['serve', '--no-migrate'], ['migrate']]) {
+      // serve's and migrate's own paths to the database as processes; serve's line in this process too
+      for (const args of [['serve', '--no-migrate'], ['migrate']]) {
         const run = await lqs(args, { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/db` });
         assertOneLine(run, expected);
         assert.doesNotMatch(run.stdout + run.stderr, /database ready/);
       }
-      assertOneLine(
-        await lqs(['serve'], { DATABASE_URL: 'postgres://postgres@no-such-host.invalid/db' }),
+      assertLine(await serveFailure({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/db` }), expected);
+      assertLine(
+        await serveFailure({ DATABASE_URL: 'postgres://postgres@no-such-host.invalid/db' }),
         'cannot resolve the host "no-such-host.invalid" of DATABASE_URL (db.url)',
       );
     });
@@ -255,21 +295,19 @@ describe('command line', () => {
       const configPath = join(dir, 'reference-config');
       mkdirSync(configPath);
       writeFileSync(join(configPath, 'application.yml'), 'hiero:\n  mirror:\n    rest:\n      db:\n        port: 1\n');
+      // serving the demo ledger instead would be a serve that started, which serveFailure refuses
       for (const env of [{ CONFIG_PATH: configPath }, { HEDERA_MIRROR_REST_DB_PORT: '1' }] as Record<string, string>[]) {
-        const run = await lqs(['serve'], { ...env, LQS_DB_DATADIR: 'memory' });
-        assert.equal(run.code, 1, run.stderr + run.stdout);
-        assert.match(run.stderr, /^error: cannot connect to PostgreSQL at 127\.0\.0\.1:1: connection refused/m);
-        assert.doesNotMatch(run.stdout + run.stderr, /demo ledger/);
+        const line = await serveFailure({ ...env, LQS_DB_DATADIR: 'memory' });
+        assert.match(line, /^error: cannot connect to PostgreSQL at 127\.0\.0\.1:1: connection refused/);
+        assert.doesNotMatch(line, /demo ledger/);
       }
       // the line names where the database came from, not DATABASE_URL
-      const fromFile = await lqs(['serve'], { CONFIG_PATH: configPath });
-      assertOneLine(
-        fromFile,
+      assertLine(
+        await serveFailure({ CONFIG_PATH: configPath }),
         `cannot connect to PostgreSQL at 127.0.0.1:1: connection refused; start the server or correct hiero.mirror.rest.db.port in ${join(configPath, 'application.yml')}`,
       );
-      const fromVariable = await lqs(['serve'], { HIERO_MIRROR_REST_DB_PORT: '1' });
-      assertOneLine(
-        fromVariable,
+      assertLine(
+        await serveFailure({ HIERO_MIRROR_REST_DB_PORT: '1' }),
         'cannot connect to PostgreSQL at 127.0.0.1:1: connection refused; start the server or correct HIERO_MIRROR_REST_DB_PORT',
       );
     });
@@ -281,12 +319,12 @@ describe('command line', () => {
         await lqs(['serve'], { LQS_SERVER_WORKERS: '2', LQS_DB_DATADIR: 'memory' }),
         `LQS_SERVER_WORKERS (server.workers): 2 ${need}`,
       );
-      assertOneLine(await lqs(['serve'], { LQS_SERVER_WORKERS: '0' }), `LQS_SERVER_WORKERS (server.workers): 0 ${need}`);
+      assertLine(await serveFailure({ LQS_SERVER_WORKERS: '0' }), `LQS_SERVER_WORKERS (server.workers): 0 ${need}`);
       const file = join(dir, 'workers.yml');
       writeFileSync(file, 'server:\n  workers: 3\n');
-      assertOneLine(await lqs(['serve'], { LQS_CONFIG_FILE: file }), `server.workers in ${file}: 3 ${need}`);
-      assertOneLine(
-        await lqs(['serve'], { LQS_SERVER_WORKERS: '-1' }),
+      assertLine(await serveFailure({ LQS_CONFIG_FILE: file }), `server.workers in ${file}: 3 ${need}`);
+      assertLine(
+        await serveFailure({ LQS_SERVER_WORKERS: '-1' }),
         'LQS_SERVER_WORKERS (server.workers): -1 is not a number of worker processes (an integer from 0, one per core, to 256)',
       );
     });
@@ -329,17 +367,18 @@ describe('command line', () => {
       const server = await listening();
       try {
         const { port } = server.address() as { port: number };
+        // a database that opens (in memory; the ports are checked before it is)
         assertOneLine(
-          await lqs(['serve'], { LQS_DB_DATADIR: await migratedCopy('port'), LQS_HOST: '127.0.0.1', PORT: String(port) }),
+          await lqs(['serve'], { LQS_DB_DATADIR: 'memory', LQS_HOST: '127.0.0.1', PORT: String(port) }),
           `the public listener's port ${port} on 127.0.0.1 is in use by another process; stop it or choose another port (PORT or LQS_PORT)`,
         );
         // found before the database is opened: the port's line, not the unreachable database's
-        assertOneLine(
-          await lqs(['serve'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', LQS_HOST: '127.0.0.1', PORT: String(port) }),
+        assertLine(
+          await serveFailure({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', LQS_HOST: '127.0.0.1', PORT: String(port) }),
           `the public listener's port ${port} on 127.0.0.1 is in use by another process; stop it or choose another port (PORT or LQS_PORT)`,
         );
-        assertOneLine(
-          await lqs(['serve'], {
+        assertLine(
+          await serveFailure({
             DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
             LQS_PORT: '0',
             LQS_ADMIN_ENABLED: 'true',
@@ -400,9 +439,11 @@ describe('command line', () => {
     describe('the data directory of the embedded database', () => {
       let migrated: string;
       before(async () => {
-        migrated = join(dir, 'migrated');
+        // the copies' template, which `lqs migrate` finds up to date (whichever test made it first)
+        migrated = await migratedTemplate();
         const run = await lqs(['migrate'], { LQS_DB_DATADIR: migrated });
         assert.equal(run.code, 0, run.stderr);
+        assert.equal(run.stdout, 'schema is up to date\n');
       });
 
       /** A copy of the migrated data directory with `bytes` written over `file` (relative to it) from its start. */
@@ -425,8 +466,8 @@ describe('command line', () => {
         const [{ path }] = (await db.query<{ path: string }>("select pg_relation_filepath('record_file') as path")) as [{ path: string }];
         await db.close();
         const table = damaged('damaged-table', path, Buffer.alloc(8192, 0x5a));
-        assertOneLine(
-          await lqs(['serve'], { LQS_DB_DATADIR: table, PORT: '0' }),
+        assertLine(
+          await serveFailure({ LQS_DB_DATADIR: table, PORT: '0' }),
           `the data directory ${table} (db.dataDir, LQS_DB_DATADIR) is damaged or not a data directory of this PGlite version (invalid page in block 0 of relation "${path}"); restore it from a backup, or move it aside to start with a new, empty one`,
         );
       });

@@ -9,7 +9,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,6 +18,7 @@ import pg from 'pg';
 import { configWith } from '../../src/config.js';
 import { openDatabase } from '../../src/db/open.js';
 import { createScratchDatabase, DEFAULT_ADMIN_URL, type ScratchDatabase } from '../../tools/db/scratch.js';
+import { migratedDataDir } from '../../tools/testApp/pglite.js';
 import { writtenRows } from '../support/ingestRun.js';
 import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from '../support/s3Server.js';
 import { type Bucket, bucketOf, recordStreamBucket, testBookPath } from '../support/streamBuckets.js';
@@ -80,8 +81,21 @@ describe('lqs ingest', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /**
+   * A data directory holding a migrated database, copied from one made once from the test
+   * snapshot: the commands then skip PGlite's initdb and the migrations, which are not what these
+   * tests are about (the ingester finds the schema up to date).
+   */
+  let template: Promise<string> | undefined;
+  const migratedCopy = async (name: string): Promise<string> => {
+    template ??= migratedDataDir(join(dir, 'migrated')).then(() => join(dir, 'migrated'));
+    const copy = join(dir, name);
+    cpSync(await template, copy, { recursive: true });
+    return copy;
+  };
+
   it('--once ingests what is there into PGlite, then nothing the second time', async () => {
-    const env = { LQS_DB_DATADIR: join(dir, 'once') };
+    const env = { LQS_DB_DATADIR: await migratedCopy('once') };
     const first = await lqs(['ingest', '--once', '--address-book', BOOK, bucket.root], env);
     assert.equal(first.code, 0, first.stderr);
     assert.equal(first.stdout, 'ingested 2 files, 3 records; newest 2022-07-13T08:46:11.304284004Z\n');
@@ -98,7 +112,7 @@ describe('lqs ingest', () => {
         (x) => x.subarray(0, 48),
       );
       oneLine(
-        await lqs(['ingest', '--once', '--address-book', BOOK, bad.root], { LQS_DB_DATADIR: 'memory' }),
+        await lqs(['ingest', '--once', '--address-book', BOOK, bad.root], { LQS_DB_DATADIR: await migratedCopy('bad') }),
         /^error: refused 2022-07-13T08_46_08\.041986003Z\.rcd\.gz: no node's copy can be accepted: /,
       );
     } finally {
@@ -335,7 +349,7 @@ describe('lqs ingest', () => {
       env: {
         ...BASE_ENV,
         LQS_LOG_LEVEL: 'info',
-        LQS_DB_DATADIR: join(dir, 'serve'),
+        LQS_DB_DATADIR: await migratedCopy('serve'),
         PORT: '0',
         LQS_INGEST_SOURCE: bucket.root,
         LQS_INGEST_ADDRESSBOOK: BOOK,
