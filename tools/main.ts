@@ -227,7 +227,7 @@ function program(): Command {
       });
   passThrough(
     'bench',
-    'measure every endpoint on generated datasets, or ingestion with `bench ingest` (bench --help, bench ingest --help list the options)',
+    'measure every endpoint on generated datasets, ingestion with `bench ingest`, or the database client with `bench driver` (bench --help, bench ingest --help, bench driver --help list the options)',
     async (args) => (await import('./bench/run.js')).runBench(args),
   );
   passThrough(

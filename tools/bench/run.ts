@@ -321,6 +321,7 @@ async function measureHot(options: BenchOptions, s: ScaleUnderTest): Promise<Hot
 /** `lqs-tools bench …`: the exit code (2 for a wrong command line, after the usage). */
 export async function runBench(args: string[]): Promise<number> {
   if (args[0] === 'ingest') return (await import('./ingest.js')).runIngestBench(args.slice(1));
+  if (args[0] === 'driver') return (await import('./driver.js')).runDriverBench(args.slice(1));
   let options: BenchOptions;
   try {
     options = parseBenchOptions(args);
