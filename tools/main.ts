@@ -168,6 +168,7 @@ function program(): Command {
         .choices(['account', 'node'])
         .default('account'),
     )
+    .option('--ledger', 'first create the topics, the 5,000 accounts and 5 tokens the transactions use, then move tokens too')
     .action(async (out: string, options: StreamCommandOptions) => {
       const { streamCommand } = await import('./stream/cli.js');
       exitCode = await streamCommand(out, options);

@@ -35,6 +35,8 @@ export interface IngestProgress {
   balanceFiles?: number;
 }
 
+export type IngestPhase = 'read' | 'write' | 'applied';
+
 export interface IngestEvents {
   /** a file was written */
   written?(file: { name: string; index: bigint; count: number; consensusEnd: bigint }, progress: IngestProgress): void;
@@ -44,8 +46,11 @@ export interface IngestEvents {
   unavailable?(error: StreamSourceError, retryMs: number): void;
   /** nothing new; the source is polled again after `waitMs` */
   idle?(waitMs: number): void;
-  /** time spent on one step: `read` fetches, parses and verifies the next file, `write` stores it */
-  timed?(phase: 'read' | 'write', nanos: bigint): void;
+  /**
+   * time spent on one step: `read` fetches, parses and verifies the next file, `write` stores it;
+   * `applied`, reported before its file's `write`, is the part of the write the state appliers took
+   */
+  timed?(phase: IngestPhase, nanos: bigint): void;
 }
 
 export interface IngestOptions {
@@ -186,7 +191,8 @@ export async function ingest(db: Db, options: IngestOptions): Promise<IngestProg
     }
     const writeStart = process.hrtime.bigint();
     if (options.network === 'mainnet') applyMainnetErrata(accepted, last?.consensusEnd ?? null, options.shardRealm, options.errata ?? null);
-    const index = await writeAcceptedFile(db, accepted, context);
+    const timed = events?.timed;
+    const index = await writeAcceptedFile(db, accepted, context, timed && ((nanos) => timed('applied', nanos)));
     events?.timed?.('write', process.hrtime.bigint() - writeStart);
     if (accepted.rows.fileData.some((row) => row.entity_id === bookFile)) {
       const published = await streamAddressBook(db, options.shardRealm);

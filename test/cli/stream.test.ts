@@ -2,10 +2,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { transactionTypeOf } from '../../src/ingest/proto/transactionBody.js';
+import { readRecordFile } from '../../src/ingest/readers/recordFileReader.js';
 
 const TOOLS = fileURLToPath(new URL('../../tools/main.js', import.meta.url));
 
@@ -40,6 +42,20 @@ describe('tools stream', () => {
     assert.deepEqual(readdirSync(out).sort(), ['addressbook.bin', 'recordstreams']);
     assert.deepEqual(readdirSync(join(out, 'recordstreams')).sort(), ['record0.0.3', 'record0.0.4', 'record0.0.5']);
     assert.equal(readdirSync(join(out, 'recordstreams', 'record0.0.4')).length, 4);
+  });
+
+  it('--ledger starts the stream with the creations of its ledger', async () => {
+    const out = join(dir, 'ledger');
+    const run = await tools(['stream', '--ledger', '--nodes', '1', '--files', '2', '--records-per-file', '30', '--key-bits', '2048', out]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^2 record files \(60 transactions\) × 1 nodes in /);
+    const file = readdirSync(join(out, 'recordstreams', 'record0.0.3')).find((n) => n.endsWith('.rcd.gz'))!;
+    const first = readRecordFile(file, readFileSync(join(out, 'recordstreams', 'record0.0.3', file)));
+    // 20 topic creations (ConsensusCreateTopic 24), then the accounts' (CryptoCreate 11)
+    assert.deepEqual(
+      first.items.map((item) => transactionTypeOf(item.transactionBytes)),
+      [...Array<number>(20).fill(24), ...Array<number>(10).fill(11)],
+    );
   });
 
   it('refuses a folder that is not empty, a bad time, small keys and no files in one line', async () => {

@@ -3,9 +3,17 @@ import assert from 'node:assert/strict';
 import { BenchUsageError } from '../../tools/bench/options.js';
 import { type IngestRun, ingestFigures, ingestMarkdown, parseIngestBenchOptions } from '../../tools/bench/ingestReport.js';
 
-function run(backend: string, n: number, wallMs: number, cpuMs: number, readMs: number, writeMs: number): IngestRun {
+function run(
+  backend: string,
+  n: number,
+  wallMs: number,
+  cpuMs: number,
+  readMs: number,
+  writeMs: number,
+  appliedMs = writeMs / 2,
+): IngestRun {
   const serverCpuMs = backend === 'postgres' ? wallMs / 4 : null;
-  return { backend, run: n, files: 10, records: 5000, wallMs, cpuMs, serverCpuMs, readMs, writeMs };
+  return { backend, run: n, files: 10, records: 5000, wallMs, cpuMs, serverCpuMs, readMs, writeMs, appliedMs };
 }
 
 describe('bench ingest options', () => {
@@ -18,11 +26,13 @@ describe('bench ingest options', () => {
       backends: ['postgres', 'pglite'],
       runs: 1,
       outDir: 'tools/bench/results',
+      stream: null,
     });
     const large = parseIngestBenchOptions(['--size', 'large', '--backend', 'postgres']);
     assert.deepEqual([large.files, large.recordsPerFile, large.runs, large.backends], [150, 1000, 3, ['postgres']]);
     const custom = parseIngestBenchOptions(['--files', '3', '--records', '7', '--runs', '2', '--out', '/tmp/x']);
     assert.deepEqual([custom.files, custom.recordsPerFile, custom.runs, custom.outDir], [3, 7, 2, '/tmp/x']);
+    assert.equal(parseIngestBenchOptions(['--stream', '/tmp/s', '--files', '3']).stream, '/tmp/s');
   });
 
   it('refuses unknown sizes, backends and counts that are not positive integers', () => {
@@ -33,12 +43,12 @@ describe('bench ingest options', () => {
 });
 
 describe('bench ingest figures', () => {
-  it("takes each backend's median over runs of records/s, files/s, the core shares and the read/write shares", () => {
+  it("takes each backend's median over runs of records/s, files/s, the core shares, the read/write shares and the appliers' part of writing", () => {
     const figures = ingestFigures([
-      run('postgres', 1, 1000, 500, 200, 700),
-      run('pglite', 1, 4000, 3000, 400, 3400),
-      run('postgres', 2, 2000, 600, 300, 1500),
-      run('postgres', 3, 500, 400, 100, 350),
+      run('postgres', 1, 1000, 500, 200, 700, 70),
+      run('pglite', 1, 4000, 3000, 400, 3400, 1700),
+      run('postgres', 2, 2000, 600, 300, 1500, 600),
+      run('postgres', 3, 500, 400, 100, 350, 105),
     ]);
     assert.deepEqual(figures, [
       {
@@ -52,6 +62,7 @@ describe('bench ingest figures', () => {
         serverCoreShare: 0.25,
         readShare: 0.2,
         writeShare: 0.7,
+        appliedOfWrite: 0.3,
       },
       {
         backend: 'pglite',
@@ -64,6 +75,7 @@ describe('bench ingest figures', () => {
         serverCoreShare: null,
         readShare: 0.1,
         writeShare: 0.85,
+        appliedOfWrite: 0.5,
       },
     ]);
   });
@@ -73,9 +85,9 @@ describe('bench ingest figures', () => {
     assert.equal(
       text,
       'Ingestion\n\n' +
-        '| backend | runs | files | records | records/s | files/s | share of one core | PostgreSQL server | reading + verification | writing |\n' +
-        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n' +
-        '| postgres | 1 | 10 | 5000 | 2500 | 5.0 | 0.50 | 0.25 | 25 % | 70 % |\n',
+        '| backend | runs | files | records | records/s | files/s | share of one core | PostgreSQL server | reading + verification | writing | state appliers (of writing) |\n' +
+        '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n' +
+        '| postgres | 1 | 10 | 5000 | 2500 | 5.0 | 0.50 | 0.25 | 25 % | 70 % | 50 % |\n',
     );
   });
 });

@@ -11,8 +11,11 @@ export const INGEST_USAGE = `usage: npm run bench -- ingest [--size ci|large] [o
   --backend B    postgres, pglite or both (default both)
   --runs N       repeated runs, medians reported (default 1 for ci, 3 for large)
   --out DIR      where results go (default tools/bench/results)
+  --stream DIR   ingest this stream (as \`tools stream --ledger\` writes it) instead of writing one;
+                 --files and --records must then say what it holds
 
-Writes the synthetic signed stream (tools/stream, 2048-bit node keys) once into a temporary folder,
+Writes the synthetic signed stream (tools/stream, 2048-bit node keys, \`--ledger\`: its first files
+create the topics, the 5,000 accounts and the tokens the rest uses) once into a temporary folder,
 then runs \`lqs ingest --once\` in-process on it into a fresh database per run: a PostgreSQL database
 lqs_ingbench_<pid>_<random> on LQS_BENCH_ADMIN_URL (default LQS_TEST_ADMIN_URL or the local server),
 dropped afterwards, and a PGlite data directory in a temporary folder.`;
@@ -25,6 +28,8 @@ export interface IngestBenchOptions {
   backends: ('postgres' | 'pglite')[];
   runs: number;
   outDir: string;
+  /** an existing stream to ingest, kept afterwards */
+  stream: string | null;
 }
 
 const SIZES = { ci: { files: 40, recordsPerFile: 500 }, large: { files: 150, recordsPerFile: 1_000 } } as const;
@@ -44,6 +49,7 @@ export function parseIngestBenchOptions(args: string[]): IngestBenchOptions {
       backend: { type: 'string', default: 'both' },
       runs: { type: 'string' },
       out: { type: 'string', default: 'tools/bench/results' },
+      stream: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -61,6 +67,7 @@ export function parseIngestBenchOptions(args: string[]): IngestBenchOptions {
     backends: backend === 'both' ? ['postgres', 'pglite'] : [backend],
     runs: values.runs ? positiveInt(values.runs, '--runs') : size === 'ci' ? 1 : 3,
     outDir: values.out,
+    stream: values.stream ?? null,
   };
 }
 
@@ -79,6 +86,8 @@ export interface IngestRun {
   readMs: number;
   /** writing them, one database transaction per file */
   writeMs: number;
+  /** the part of the writing the state appliers took (entities, balances, tokens, snapshots) */
+  appliedMs: number;
 }
 
 export interface IngestFigures {
@@ -95,6 +104,8 @@ export interface IngestFigures {
   /** shares of the wall time */
   readShare: number;
   writeShare: number;
+  /** the state appliers' share of the writing time */
+  appliedOfWrite: number;
 }
 
 /** Medians over a backend's runs of each run's own figures. */
@@ -114,6 +125,7 @@ export function ingestFigures(runs: readonly IngestRun[]): IngestFigures[] {
       serverCoreShare: mine.every((r) => r.serverCpuMs !== null) ? of((r) => r.serverCpuMs! / r.wallMs) : null,
       readShare: of((r) => r.readMs / r.wallMs),
       writeShare: of((r) => r.writeMs / r.wallMs),
+      appliedOfWrite: of((r) => (r.writeMs > 0 ? r.appliedMs / r.writeMs : 0)),
     };
   });
 }
@@ -124,12 +136,12 @@ export function ingestMarkdown(figures: readonly IngestFigures[], heading: strin
   const lines = [
     heading,
     '',
-    '| backend | runs | files | records | records/s | files/s | share of one core | PostgreSQL server | reading + verification | writing |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| backend | runs | files | records | records/s | files/s | share of one core | PostgreSQL server | reading + verification | writing | state appliers (of writing) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const f of figures)
     lines.push(
-      `| ${f.backend} | ${f.runs} | ${f.files} | ${f.records} | ${Math.round(f.recordsPerSecond)} | ${f.filesPerSecond.toFixed(1)} | ${f.coreShare.toFixed(2)} | ${f.serverCoreShare === null ? '-' : f.serverCoreShare.toFixed(2)} | ${pct(f.readShare)} | ${pct(f.writeShare)} |`,
+      `| ${f.backend} | ${f.runs} | ${f.files} | ${f.records} | ${Math.round(f.recordsPerSecond)} | ${f.filesPerSecond.toFixed(1)} | ${f.coreShare.toFixed(2)} | ${f.serverCoreShare === null ? '-' : f.serverCoreShare.toFixed(2)} | ${pct(f.readShare)} | ${pct(f.writeShare)} | ${pct(f.appliedOfWrite)} |`,
     );
   return `${lines.join('\n')}\n`;
 }

@@ -13,6 +13,7 @@ export interface StreamCommandOptions {
   firstBlock: number;
   keyBits: number;
   layout: 'account' | 'node';
+  ledger?: boolean;
 }
 
 export async function streamCommand(out: string, options: StreamCommandOptions): Promise<number> {
@@ -33,6 +34,7 @@ export async function streamCommand(out: string, options: StreamCommandOptions):
     firstBlock: BigInt(options.firstBlock),
     keyBits: options.keyBits,
     layout: options.layout,
+    ledger: options.ledger === true,
   });
   const seconds = Number(process.hrtime.bigint() - begun) / 1e9;
   process.stdout.write(

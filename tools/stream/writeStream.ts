@@ -29,6 +29,8 @@ export interface StreamOptions {
   keyBits?: number;
   /** `account`: recordstreams/record0.0.N/ (before HIP-679); `node`: demo/0/<nodeId>/record/ */
   layout?: 'account' | 'node';
+  /** create the topics, the account pool and a few tokens first, then move tokens too (ledgerSetup.ts) */
+  ledger?: boolean;
 }
 
 export interface StreamSummary {
@@ -99,6 +101,7 @@ export async function writeStream(options: StreamOptions): Promise<StreamSummary
   const generator = new TransactionGenerator(
     seed,
     keys.map((k) => k.account),
+    { ledger: options.ledger === true },
   );
   const start = options.startNanos ?? DEFAULT_START;
   const firstBlock = options.firstBlock ?? 1n;

@@ -14,22 +14,29 @@
 import { encodeEntityId } from '../../domain/entityId.js';
 import type { Queryable } from '../../db/db.js';
 import { formatNanos } from '../progressLine.js';
-import type { StateApplier } from './appliers.js';
+import type { StateApplier, StateContext } from './appliers.js';
 
 const MINUTE_NS = 60_000_000_000n;
 export const SNAPSHOT_MIN_FREQUENCY_NS = 15n * MINUTE_NS;
 export const SNAPSHOT_INITIAL_DELAY_NS = 2n * MINUTE_NS;
 const THIRTY_DAYS_NS = 30n * 24n * 60n * MINUTE_NS;
 
-/** Whether a snapshot is due after a record file ending at `consensusEnd` (its row already stored). */
-export async function snapshotDue(tx: Queryable, consensusEnd: bigint): Promise<boolean> {
+/** The time the next snapshot's delay runs from: the newest balance file, else the first record file's end plus the initial delay. */
+async function snapshotBase(tx: Queryable): Promise<bigint | null> {
   const [row] = await tx.query<{ latest: bigint | null; first_end: bigint | null }>(
     `select (select max(consensus_timestamp) from account_balance_file) as latest,
             (select min(consensus_end) from record_file) as first_end`,
   );
-  const since = row?.latest ?? (row?.first_end != null ? row.first_end + SNAPSHOT_INITIAL_DELAY_NS : null);
-  return since !== null && consensusEnd - since >= SNAPSHOT_MIN_FREQUENCY_NS;
+  return row?.latest ?? (row?.first_end != null ? row.first_end + SNAPSHOT_INITIAL_DELAY_NS : null);
 }
+
+/**
+ * The base as last read, per ingestion (its context), so that the files between two snapshots cost
+ * no statement: only a snapshot moves it (ingestion is single-writer, and takes no snapshot while it
+ * ingests balance files). It is dropped when a snapshot is taken and read again by the next file, so
+ * that a snapshot whose transaction rolls back is taken again.
+ */
+const bases = new WeakMap<StateContext, bigint>();
 
 /** The first instant of the UTC month of `ns`, and of the next month, in nanoseconds. */
 function monthOf(ns: bigint): { from: bigint; to: bigint } {
@@ -102,5 +109,12 @@ export async function takeBalanceSnapshot(
 export const balanceSnapshotApplier: StateApplier = async (tx, accepted, context) => {
   if (context.balanceFiles) return;
   const end = accepted.file.consensusEnd;
-  if (await snapshotDue(tx, end)) await takeBalanceSnapshot(tx, end, context.shardRealm);
+  let since = bases.get(context) ?? null;
+  if (since === null) {
+    since = await snapshotBase(tx);
+    if (since !== null) bases.set(context, since);
+  }
+  if (since === null || end - since < SNAPSHOT_MIN_FREQUENCY_NS) return;
+  bases.delete(context);
+  await takeBalanceSnapshot(tx, end, context.shardRealm);
 };

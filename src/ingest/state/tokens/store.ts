@@ -1,8 +1,8 @@
 /**
  * Reads the current `token`, `token_account` and `nft` rows a file touches (one statement per table,
  * the keys as array parameters) and writes back what the file changed: the closed versions into the
- * history tables, the changed current rows deleted and inserted again (one statement each, as
- * columnInsert's arrays), which both PGlite and PostgreSQL run the same way.
+ * history tables, the changed current rows inserted over the stored ones (one upsert statement each,
+ * as columnInsert's arrays), which both PGlite and PostgreSQL run the same way.
  */
 import type { Queryable } from '../../../db/db.js';
 import { arrayLiteral, columnInsert } from '../../writers/columnInsert.js';
@@ -113,14 +113,15 @@ function toColumns<R extends Versioned>(row: R): Record<string, unknown> {
   return { ...(row as unknown as Record<string, unknown>), timestamp_range: rangeText(row.timestamp_range) };
 }
 
-async function insert(tx: Queryable, table: string, columns: Map<string, string>, rows: Versioned[]): Promise<void> {
+/** Inserts the rows; `conflict`, when given, is appended to the statement (an upsert's `on conflict` clause). */
+async function insert(tx: Queryable, table: string, columns: Map<string, string>, rows: Versioned[], conflict = ''): Promise<void> {
   if (rows.length === 0) return;
   const ordered = rows.map((row) => {
     const values = toColumns(row);
     return Object.fromEntries([...columns.keys()].map((c) => [c, values[c] ?? null]));
   });
   const { text, params } = columnInsert(table, columns, ordered);
-  await tx.query(text, params);
+  await tx.query(conflict ? `${text} ${conflict}` : text, params);
 }
 
 async function writeTable<R extends Versioned>(
@@ -131,15 +132,13 @@ async function writeTable<R extends Versioned>(
   keyColumns: (keyof R & string)[],
 ): Promise<void> {
   await insert(tx, `${table}_history`, columns, rows.closed);
-  const changed = rows.changedRows();
-  if (changed.length === 0) return;
+  // every changed row is written whole, over the stored one: one statement, whatever the file changed
   const keyList = keyColumns.map((c) => `"${c}"`).join(', ');
-  const arrays = keyColumns.map((_, i) => `$${i + 1}::bigint[]`).join(', ');
-  await tx.query(
-    `delete from ${table} where (${keyList}) in (select * from unnest(${arrays}))`,
-    keyColumns.map((c) => bigints(changed.map((r) => r[c] as bigint))),
-  );
-  await insert(tx, table, columns, changed);
+  const updates = [...columns.keys()]
+    .filter((c) => !(keyColumns as string[]).includes(c))
+    .map((c) => `"${c}" = excluded."${c}"`)
+    .join(', ');
+  await insert(tx, table, columns, rows.changedRows(), `on conflict (${keyList}) do update set ${updates}`);
 }
 
 /** Writes what the file changed. */

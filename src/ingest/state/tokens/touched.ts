@@ -73,10 +73,9 @@ export function touchedKeys(transactions: readonly TokenTransaction[]): TouchedK
       case 'none':
         break;
     }
-    for (const list of t.fungible) {
-      keys.tokens.add(list.tokenId);
-      for (const a of list.transfers) pair(a.accountId, list.tokenId);
-    }
+    // a transfer changes only the balances: its token's row is read only when the operation needs it
+    // (a dissociation's burn reads the dissociated tokens' rows, added above)
+    for (const list of t.fungible) for (const a of list.transfers) pair(a.accountId, list.tokenId);
     for (const n of t.nftTransfers) {
       pair(n.sender, n.tokenId);
       pair(n.receiver, n.tokenId);
