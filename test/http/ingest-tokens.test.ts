@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { encodeEntityId } from '../../src/domain/entityId.js';
 import { writeScriptedStream } from '../../tools/stream/scriptedStream.js';
 import { type ScriptedItem, TokenScript } from '../../tools/stream/tokenTransactions.js';
-import { get, useHarness } from '../support/harness.js';
+import { get, ingestionSkipReason, useHarness } from '../support/harness.js';
 import { ingestOnce } from '../support/ingestRun.js';
 
 const TREASURY = 7001n;
@@ -28,7 +28,7 @@ const START = 1767225600_000000000n;
 const id = (num: bigint) => encodeEntityId(0n, 0n, num);
 const sec = (ns: bigint) => `${ns / 1_000_000_000n}.${(ns % 1_000_000_000n).toString().padStart(9, '0')}`;
 
-describe('ingest: tokens and NFTs', () => {
+describe('ingest: tokens and NFTs', { skip: ingestionSkipReason }, () => {
   const harness = useHarness();
   let dir: string;
   const at: Record<string, ScriptedItem> = {};

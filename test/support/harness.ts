@@ -2,9 +2,17 @@
 import { after, before } from 'node:test';
 import { Harness, REFERENCE_TEST_CONFIG, type Backend, type HarnessOptions } from '../../tools/testApp/harness.js';
 import { parseJson } from '../../tools/conformance/spec.js';
+import { schemaKindOf } from '../../tools/db/scratch.js';
 import { postgresServerSkipReason } from './privatePostgres.js';
 
 export const backend: Backend = process.env.LQS_TEST_BACKEND === 'postgres' ? 'postgres' : 'pglite';
+
+/**
+ * Why a suite that ingests into the harness's database skips on the mirror node schema
+ * (LQS_TEST_SCHEMA=mirror): the ingester refuses a mirror node database, which its importer writes.
+ */
+export const ingestionSkipReason: string | false =
+  backend === 'postgres' && schemaKindOf(process.env.LQS_TEST_SCHEMA) === 'mirror' ? 'a mirror node database is never written' : false;
 
 // asked for explicitly, the postgres backend without its server fails the file with one line, not each test with a stack
 if (backend === 'postgres') {
