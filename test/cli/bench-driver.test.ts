@@ -1,18 +1,9 @@
 /** `bench driver` as a user calls it: its usage, and the refusals of a bad variant, statement or missing database. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { runTools } from '../support/toolsCommand.js';
 
-const TOOLS = fileURLToPath(new URL('../../tools/main.js', import.meta.url));
-
-function tools(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [TOOLS, ...args], { env: { PATH: process.env.PATH ?? '' }, timeout: 30_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
+const tools = (args: string[]) => runTools(args, 30_000);
 
 describe('tools bench driver', () => {
   it('prints its usage with every client and statement', async () => {

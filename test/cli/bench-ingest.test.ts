@@ -1,23 +1,13 @@
 /** `bench ingest` as a user runs it, at a tiny size: both backends ingest every file and the figures are printed and written. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runTools } from '../support/toolsCommand.js';
 
-const TOOLS = fileURLToPath(new URL('../../tools/main.js', import.meta.url));
-
-function tools(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '' };
-  if (process.env.LQS_TEST_ADMIN_URL) env.LQS_TEST_ADMIN_URL = process.env.LQS_TEST_ADMIN_URL;
-  return new Promise((resolve) => {
-    execFile(process.execPath, [TOOLS, ...args], { env, timeout: 120_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
+const tools = (args: string[]) =>
+  runTools(args, 120_000, process.env.LQS_TEST_ADMIN_URL ? { LQS_TEST_ADMIN_URL: process.env.LQS_TEST_ADMIN_URL } : {});
 
 describe('tools bench ingest', () => {
   let dir: string;

@@ -1,18 +1,9 @@
 /** The tools' `roundtrip` command as a user runs it: its report and exit code, and its one-line refusals. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { runTools } from '../support/toolsCommand.js';
 
-const TOOLS = fileURLToPath(new URL('../../tools/main.js', import.meta.url));
-
-function tools(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [TOOLS, ...args], { env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
+const tools = (args: string[]) => runTools(args, 60_000);
 
 describe('tools roundtrip', () => {
   it('--help prints its usage', async () => {

@@ -1,23 +1,14 @@
 /** The tools' `stream` command as a user runs it: what it writes and prints, and its one-line refusals. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { transactionTypeOf } from '../../src/ingest/proto/transactionBody.js';
 import { readRecordFile } from '../../src/ingest/readers/recordFileReader.js';
+import { runTools } from '../support/toolsCommand.js';
 
-const TOOLS = fileURLToPath(new URL('../../tools/main.js', import.meta.url));
-
-function tools(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [TOOLS, ...args], { env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
+const tools = (args: string[]) => runTools(args, 60_000);
 
 describe('tools stream', () => {
   let dir: string;
