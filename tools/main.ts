@@ -25,7 +25,7 @@ function seedOption(text: string): number {
 }
 
 const ROUNDTRIP_SECTIONS = ['transfers', 'crypto', 'hollow', 'tokens', 'nfts'] as const;
-const ROUNDTRIP_SIZES = ['ci', 'large'];
+const ROUNDTRIP_SIZES = ['ci', 'large', 'bench'];
 
 function sectionList(text: string): (typeof ROUNDTRIP_SECTIONS)[number][] {
   const names = text.split(',').map((s) => s.trim());
@@ -34,6 +34,12 @@ function sectionList(text: string): (typeof ROUNDTRIP_SECTIONS)[number][] {
       throw new InvalidArgumentError(`sections are ${ROUNDTRIP_SECTIONS.join(', ')}; not ${JSON.stringify(name)}.`);
   }
   return names as (typeof ROUNDTRIP_SECTIONS)[number][];
+}
+
+function databasePrefix(text: string): string {
+  // the two names add `_expected` / `_ingested`; PostgreSQL keeps 63 bytes of a name
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(text)) throw new InvalidArgumentError('lower-case letters, digits and _, at most 41.');
+  return text;
 }
 
 function positiveInt(text: string): number {
@@ -195,16 +201,25 @@ function program(): Command {
     )
     .option('--seed <n>', 'random seed, an integer from 0 to 999999999', seedOption, 1)
     .addOption(new Option('--backend <backend>', 'database of both sides').choices(['pglite', 'postgres']).default('pglite'))
+    .option(
+      '--keep',
+      'keep both databases, named PREFIX_expected and PREFIX_ingested, and print their URLs (postgres only; for `bench pair`)',
+    )
+    .option('--prefix <name>', 'name prefix of the two databases (a-z, 0-9, _)', databasePrefix, 'lqs_roundtrip')
     .action(
       async (options: {
-        size: 'ci' | 'large';
+        size: 'ci' | 'large' | 'bench';
         sections: (typeof ROUNDTRIP_SECTIONS)[number][];
         compare: 'all' | 'transactions' | 'state';
         seed: number;
         backend: 'pglite' | 'postgres';
+        keep?: boolean;
+        prefix: string;
       }) => {
+        if (options.keep && options.backend !== 'postgres')
+          throw new UserError('--keep needs --backend postgres: a PGlite database lives in the process and ends with it');
         const { formatReport, runRoundTrip } = await import('./roundtrip/run.js');
-        const report = await runRoundTrip(options);
+        const report = await runRoundTrip({ ...options, databasePrefix: options.prefix, keep: Boolean(options.keep) });
         process.stdout.write(formatReport(options, report));
         exitCode = report.differences === 0 ? 0 : 1;
       },
@@ -228,7 +243,7 @@ function program(): Command {
       });
   passThrough(
     'bench',
-    'measure every endpoint on generated datasets, ingestion with `bench ingest`, or the database client with `bench driver` (bench --help, bench ingest --help, bench driver --help list the options)',
+    'measure every endpoint on generated datasets, ingestion with `bench ingest`, the database client with `bench driver`, or the API on two databases of one ledger with `bench pair` (bench --help, bench ingest --help, bench driver --help, bench pair --help list the options)',
     async (args) => (await import('./bench/run.js')).runBench(args),
   );
   passThrough(

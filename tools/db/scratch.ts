@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths.js';
+import { UserError } from '../../src/userError.js';
 
 /**
  * A throw-away database on a PostgreSQL server, for tests and conformance runs: they truncate and
@@ -52,11 +53,34 @@ async function onServer<T>(url: string, fn: (client: pg.Client) => Promise<T>): 
 export async function createScratchDatabase(adminUrl = DEFAULT_ADMIN_URL, prefix = 'lqs_scratch'): Promise<ScratchDatabase> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   await onServer(adminUrl, (admin) => admin.query(`create database ${name}`));
-  return {
-    url: withDatabase(adminUrl, name),
-    name,
-    drop: () => onServer(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
-  };
+  return scratchDatabase(adminUrl, name);
+}
+
+/** A database name that needs no quoting: lower-case letters, digits and underscores. */
+export const PLAIN_DATABASE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * A new database of exactly this name, for a command that keeps it for the next one (`roundtrip
+ * --keep`): one of that name already there is refused, never replaced, so that no one's database is dropped.
+ */
+export async function createNamedDatabase(adminUrl: string, name: string): Promise<ScratchDatabase> {
+  if (!PLAIN_DATABASE_NAME.test(name)) throw new Error(`${JSON.stringify(name)} is not a plain database name (a-z, 0-9, _)`);
+  await onServer(adminUrl, async (admin) => {
+    const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (rowCount) throw new UserError(`database ${name} already exists: drop it (dropdb ${name}) or choose another prefix`);
+    await admin.query(`create database ${name}`);
+  });
+  return scratchDatabase(adminUrl, name);
+}
+
+function scratchDatabase(adminUrl: string, name: string): ScratchDatabase {
+  return { url: withDatabase(adminUrl, name), name, drop: () => dropDatabase(adminUrl, name) };
+}
+
+/** Drops the database `name` (a plain name) on the server of `adminUrl`, closing its connections. */
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  if (!PLAIN_DATABASE_NAME.test(name)) throw new Error(`${JSON.stringify(name)} is not a plain database name (a-z, 0-9, _)`);
+  await onServer(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
 }
 
 /** Creates the mirror node's schema in an empty database, as the mirror node's migrations leave it. */

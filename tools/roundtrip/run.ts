@@ -14,6 +14,7 @@ import { insertRows } from '../../src/ledgerSetup/insert.js';
 import { playScenario, type SectionName, type SizeName } from '../stream/scenario/scenario.js';
 import type { ScenarioLedger } from '../stream/scenario/ledger.js';
 import { type WrittenScenario, writeScenarioStream } from '../stream/scenario/writeScenario.js';
+import { DEFAULT_ADMIN_URL, dropDatabase } from '../db/scratch.js';
 import { type Backend, Harness } from '../testApp/harness.js';
 import { accountUrls, type AnswerDifference, blockUrls, compareAnswers } from './answers.js';
 import { compareTable, STATE_TABLES, type TableDifference, TRANSACTION_TABLES } from './compare.js';
@@ -30,6 +31,11 @@ export interface RoundTripOptions {
   backend?: Backend;
   /** the name prefix of the two databases (postgres backend) */
   databasePrefix?: string;
+  /**
+   * Keep the two databases, named exactly `<prefix>_expected` and `<prefix>_ingested` (postgres
+   * backend), for `bench pair` to measure; dropped all the same when the run fails before comparing.
+   */
+  keep?: boolean;
   /** called with both databases before they are dropped (tests) */
   inspect?: (expected: Harness, ingested: Harness) => Promise<void>;
 }
@@ -46,6 +52,8 @@ export interface RoundTripReport {
   transactionDifferences: number;
   /** those of the state tables and the accounts' answers, by the section owning the entity (genesis accounts: `transfers`) */
   stateDifferences: Record<string, number>;
+  /** with `keep`: the two databases' URLs */
+  kept?: { expected: string; ingested: string };
 }
 
 const START_NANOS = 1_767_225_600_000_000_000n;
@@ -79,20 +87,37 @@ export async function runRoundTrip(options: RoundTripOptions): Promise<RoundTrip
     ledger.assignIndexes(written.indexes);
 
     const prefix = options.databasePrefix ?? 'lqs_roundtrip';
+    if (options.keep && backend !== 'postgres') throw new Error('keeping the databases needs the postgres backend');
+    const open = (side: string) =>
+      Harness.open(options.keep ? { backend, keptDatabase: `${prefix}_${side}` } : { backend, databasePrefix: `${prefix}_${side}` });
     // both at once: opening a database is most of a small run's time
-    const [a, b] = await Promise.allSettled([
-      Harness.open({ backend, databasePrefix: `${prefix}_expected` }),
-      Harness.open({ backend, databasePrefix: `${prefix}_ingested` }),
-    ]);
+    const [a, b] = await Promise.allSettled([open('expected'), open('ingested')]);
     if (a.status === 'fulfilled') expected = a.value;
     if (b.status === 'fulfilled') ingested = b.value;
-    if (a.status === 'rejected') throw a.reason;
-    if (b.status === 'rejected') throw b.reason;
-    return await ingestAndCompare(options, ledger, written, join(dir, 'bucket'), a.value, b.value);
+    try {
+      if (a.status === 'rejected') throw a.reason;
+      if (b.status === 'rejected') throw b.reason;
+      const report = await ingestAndCompare(options, ledger, written, join(dir, 'bucket'), a.value, b.value);
+      return options.keep ? { ...report, kept: { expected: a.value.url!, ingested: b.value.url! } } : report;
+    } catch (err) {
+      // half-made databases are not kept
+      if (options.keep) await dropKept(expected, ingested);
+      expected = ingested = null;
+      throw err;
+    }
   } finally {
     await expected?.close();
     await ingested?.close();
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Closes and drops kept databases (on the server the harness created them on). */
+async function dropKept(...harnesses: (Harness | null)[]): Promise<void> {
+  for (const h of harnesses) {
+    if (!h) continue;
+    await h.close();
+    await dropDatabase(process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL, new URL(h.url!).pathname.slice(1));
   }
 }
 
@@ -166,6 +191,7 @@ export function formatReport(options: RoundTripOptions, report: RoundTripReport)
   }
   const examples = [...report.tables.flatMap((t) => t.examples), ...report.answers.slice(0, 10).map((a) => `GET ${a.url}: ${a.detail}`)];
   if (examples.length > 0) lines.push('first differences:', ...examples.map((e) => `  ${e}`));
+  if (report.kept) lines.push(`kept: expected ${report.kept.expected}`, `kept: ingested ${report.kept.ingested}`);
   lines.push(report.differences === 0 ? 'no differences' : `${report.differences} differences`);
   return `${lines.join('\n')}\n`;
 }

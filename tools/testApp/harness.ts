@@ -14,6 +14,7 @@ import { openPglite } from './pglite.js';
 import type { PoolLogger } from '../../src/db/poolNotices.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import {
+  createNamedDatabase,
   createReaderRole,
   createScratchDatabase,
   DEFAULT_ADMIN_URL,
@@ -79,6 +80,11 @@ export interface HarnessOptions {
   cacheNow?: () => number;
   /** the name prefix of the private database (postgres backend; default `lqs_scratch`) */
   databasePrefix?: string;
+  /**
+   * Instead: the exact name of a new database that `close` leaves in place, for a later command
+   * to read (postgres backend, the project's schema; one of that name already there is refused).
+   */
+  keptDatabase?: string;
 }
 
 export interface CapturedQuery {
@@ -120,6 +126,8 @@ export class Harness {
     /** the fixtures' database (its owner); the app's is `appDb` */
     readonly db: Db,
     readonly appDb: Db,
+    /** the private database's URL (postgres backend) */
+    readonly url: string | null,
     readonly clock: SettableClock,
     private readonly base: Config,
     private readonly build: (config: Config) => Promise<FastifyInstance>,
@@ -134,9 +142,15 @@ export class Harness {
     let appDb: Db;
     let migrates = true;
     let dropDatabase: () => Promise<void> = async () => {};
+    let url: string | null = null;
     if (options.backend === 'postgres') {
       const adminUrl = options.adminUrl ?? process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
-      const scratch = await createScratchDatabase(adminUrl, options.databasePrefix);
+      if (options.keptDatabase !== undefined && schema === 'mirror') throw new Error('a kept database has the project schema');
+      const scratch =
+        options.keptDatabase === undefined
+          ? await createScratchDatabase(adminUrl, options.databasePrefix)
+          : await createNamedDatabase(adminUrl, options.keptDatabase);
+      url = scratch.url;
       const open = (url: string) =>
         openPostgres({
           url,
@@ -170,11 +184,12 @@ export class Harness {
         appDb = separate ?? db;
         dropDatabase = async () => {
           await separate?.close();
-          await scratch.drop();
+          if (options.keptDatabase === undefined) await scratch.drop();
         };
       }
     } else {
       if (schema === 'mirror') throw new Error('the mirror schema needs the postgres backend');
+      if (options.keptDatabase !== undefined) throw new Error('a kept database needs the postgres backend');
       db = appDb = await openPglite('');
       await migrate(db);
     }
@@ -191,7 +206,7 @@ export class Harness {
       await app.ready();
       return app;
     };
-    harness = new Harness(db, appDb, clock, base, build, async () => {
+    harness = new Harness(db, appDb, url, clock, base, build, async () => {
       for (const app of harness!.apps.values()) await app.close();
       await db.close();
       await dropDatabase();

@@ -44,8 +44,8 @@ export const FEE_COLLECTOR = 98n;
 export const STAKING_REWARD_ACCOUNT = 800n;
 export const FIRST_NODE = 3n;
 const NANOS_PER_DAY = 86_400_000_000_000n;
-/** time between two top-level transactions */
-const STEP_NS = 40_000_000n;
+/** time between two top-level transactions, by default */
+export const STEP_NS = 40_000_000n;
 
 export const TransactionType = {
   CRYPTOCREATEACCOUNT: 11,
@@ -150,6 +150,7 @@ export class ScenarioLedger {
     readonly nodes: bigint[],
     private readonly itemsPerFile: number,
     firstNum = 1001n,
+    private readonly stepNs = STEP_NS,
   ) {
     this.rng = new Rng(seed, 31);
     this.now = startNanos;
@@ -170,7 +171,7 @@ export class ScenarioLedger {
 
   /** the consensus time the next top-level transaction gets */
   nextTimestamp(): bigint {
-    this.now += STEP_NS + BigInt(this.rng.between(1, 999));
+    this.now += this.stepNs + BigInt(this.rng.between(1, 999));
     return this.now;
   }
 

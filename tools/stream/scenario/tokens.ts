@@ -221,7 +221,14 @@ function approveNft(ledger: ScenarioLedger, token: bigint, owner: bigint, spende
 export function nftsSection(ledger: ScenarioLedger, serials: number): void {
   const treasury = createAccount(ledger, { memo: 'nft treasury', initialBalance: 2_000_000_000n });
   const [a, b] = [createAccount(ledger, { initialBalance: 500_000_000n }), createAccount(ledger, { initialBalance: 500_000_000n })];
-  const token = createToken(ledger, { name: 'Scenario Art', symbol: 'SART', treasury, nft: true, maxSupply: 1000n, memo: 'nft class' });
+  const token = createToken(ledger, {
+    name: 'Scenario Art',
+    symbol: 'SART',
+    treasury,
+    nft: true,
+    maxSupply: BigInt(Math.max(1_000, serials)),
+    memo: 'nft class',
+  });
   associate(ledger, a, [token]);
   associate(ledger, b, [token]);
   const count = Math.max(4, serials);
