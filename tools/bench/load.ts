@@ -124,3 +124,20 @@ export async function runLoadWithCpu(
   const result = await runLoad(service.baseUrl, mix, concurrency, durationSeconds, startAt, headers);
   return { result, cpu: reading.perRequestUs(result.requests) };
 }
+
+/**
+ * Waits until the service answers a primary-key request quickly three times in a row (at most
+ * 30 s): requests cut off at the end of a measurement keep running in the service and must not
+ * weigh on the next one.
+ */
+export async function settle(baseUrl: string, pkPath: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (let fast = 0; fast < 3 && Date.now() < deadline; ) {
+    const started = performance.now();
+    await fetch(baseUrl + pkPath)
+      .then((r) => r.arrayBuffer())
+      .catch(() => undefined);
+    fast = performance.now() - started < 20 ? fast + 1 : 0;
+    if (fast === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

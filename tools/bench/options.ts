@@ -9,6 +9,7 @@ import { parseP99Budgets, type P99Budget } from './budgets.js';
 
 export const USAGE = `usage: npm run bench -- [--scale small|medium|large] [options]
        npm run bench -- ingest [--size ci|large] [options]   (ingestion: bench ingest --help)
+       npm run bench -- pair --a URL --b URL [options]       (two databases of one ledger: bench pair --help)
 
   --scale S           the larger dataset (default small); the run compares it with the next smaller one
   --compare S|none    the smaller dataset (default: one step below --scale)
@@ -64,7 +65,7 @@ export interface BenchOptions {
 
 export class BenchUsageError extends Error {}
 
-function positiveInt(text: string, what: string): number {
+export function positiveInt(text: string, what: string): number {
   if (!/^\d{1,6}$/.test(text) || Number(text) < 1) throw new BenchUsageError(`${what}: a positive integer, not ${text}`);
   return Number(text);
 }

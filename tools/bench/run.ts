@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { consoleProgress } from '../generate/progress.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { prepareDataset } from './datasets.js';
-import { runLoad, runLoadWithCpu } from './load.js';
+import { runLoad, runLoadWithCpu, settle } from './load.js';
 import { connect } from 'node:net';
 import { buildHotMixes, buildMixes } from './mixes.js';
 import { brokenBudgets } from './budgets.js';
@@ -90,23 +90,6 @@ function summarize(m: Measurement): string {
     `rss ${m.rssPeakMb.toFixed(0)} MB`,
     `cpu/req service ${m.cpuUsPerRequest?.service.toFixed(0) ?? '–'} µs postgres ${m.cpuUsPerRequest?.postgres?.toFixed(0) ?? '–'} µs load ${m.cpuUsPerRequest?.loadGenerator.toFixed(0) ?? '–'} µs`,
   ].join('  ');
-}
-
-/**
- * Waits until the service answers a primary-key request quickly three times in a row (at most
- * 30 s): requests cut off at the end of a measurement keep running in the service and must not
- * weigh on the next one.
- */
-async function settle(baseUrl: string, pkPath: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (let fast = 0; fast < 3 && Date.now() < deadline; ) {
-    const started = performance.now();
-    await fetch(baseUrl + pkPath)
-      .then((r) => r.arrayBuffer())
-      .catch(() => undefined);
-    fast = performance.now() - started < 20 ? fast + 1 : 0;
-    if (fast === 0) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** A dataset's service, ready to measure: its scale, its mixes, and a primary-key path to settle on. */
@@ -322,6 +305,7 @@ async function measureHot(options: BenchOptions, s: ScaleUnderTest): Promise<Hot
 export async function runBench(args: string[]): Promise<number> {
   if (args[0] === 'ingest') return (await import('./ingest.js')).runIngestBench(args.slice(1));
   if (args[0] === 'driver') return (await import('./driver.js')).runDriverBench(args.slice(1));
+  if (args[0] === 'pair') return (await import('./pair.js')).runPairBench(args.slice(1));
   let options: BenchOptions;
   try {
     options = parseBenchOptions(args);

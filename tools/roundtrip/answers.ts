@@ -18,13 +18,23 @@ export interface AnswerDifference extends SampledUrl {
   detail: string;
 }
 
-export function blockUrls(recordFiles: readonly ColumnValues[]): SampledUrl[] {
+/**
+ * The blocks list (both orders), `picks` blocks spread evenly from the first to the last by number
+ * (by default the first, the middle and the last) and the last `hashes` of those by hash.
+ */
+export function blockUrls(recordFiles: readonly ColumnValues[], picks = 3, hashes = 1): SampledUrl[] {
   const urls = ['/api/v1/blocks', '/api/v1/blocks?order=asc&limit=100'];
-  const picks = [recordFiles[0], recordFiles[Math.floor(recordFiles.length / 2)], recordFiles[recordFiles.length - 1]];
-  for (const file of picks) if (file) urls.push(`/api/v1/blocks/${file.index}`);
-  const last = recordFiles[recordFiles.length - 1];
-  if (last) urls.push(`/api/v1/blocks/0x${last.hash}`);
+  const chosen = spread(recordFiles, picks);
+  for (const file of chosen) urls.push(`/api/v1/blocks/${file.index}`);
+  for (const file of chosen.slice(-hashes)) urls.push(`/api/v1/blocks/0x${file.hash}`);
   return [...new Set(urls)].map((url) => ({ url, section: null }));
+}
+
+/** `count` items spread evenly over `items`, the first and the last included (all of them when there are fewer). */
+export function spread<T>(items: readonly T[], count: number): T[] {
+  if (items.length <= count) return [...items];
+  if (count === 1) return [items[items.length - 1]!];
+  return Array.from({ length: count }, (_, i) => items[Math.round((i * (items.length - 1)) / (count - 1))]!);
 }
 
 /**
