@@ -90,6 +90,8 @@ describe('tools roundtrip', () => {
           '1',
           '--duration',
           '1',
+          '--warm-up',
+          '0',
           '--concurrency',
           '2',
           '--accounts',

@@ -28,6 +28,7 @@ describe('bench pair options', () => {
         b: B,
         rounds: 5,
         durationSeconds: 5,
+        warmUpSeconds: 2,
         concurrency: [1, 8, 32],
         accounts: 300,
         blocks: 40,
@@ -47,6 +48,8 @@ describe('bench pair options', () => {
       '1',
       '--duration',
       '2',
+      '--warm-up',
+      '0',
       '--concurrency',
       '8, 64',
       '--accounts',
@@ -65,6 +68,7 @@ describe('bench pair options', () => {
       [
         custom.rounds,
         custom.durationSeconds,
+        custom.warmUpSeconds,
         custom.concurrency,
         custom.accounts,
         custom.blocks,
@@ -73,7 +77,7 @@ describe('bench pair options', () => {
         custom.seed,
         custom.outDir,
       ],
-      [1, 2, [8, 64], 10, 3, 6, true, 7, '/tmp/p'],
+      [1, 2, 0, [8, 64], 10, 3, 6, true, 7, '/tmp/p'],
     );
   });
 
@@ -86,6 +90,7 @@ describe('bench pair options', () => {
       ['--a', 'not a url', '--b', B],
       ['--a', A, '--b', A],
       ['--a', A, '--b', B, '--rounds', '0'],
+      ['--a', A, '--b', B, '--warm-up', 'x'],
       ['--a', A, '--b', B, '--concurrency', '8,x'],
       ['--a', A, '--b', B, '--seed', 'x'],
       ['--help'],

@@ -33,7 +33,6 @@ import { type BenchService, serviceEnv, startService } from './service.js';
 import { sumCounts } from './stats.js';
 import type { MixRequest } from './targets.js';
 
-const WARM_UP_SECONDS = 2;
 const WARM_UP_PASSES = 2;
 /** the tables the report shows the analysis state of: what the mix reads */
 const WATCHED_TABLES = ['entity', 'entity_history', 'token_account', 'nft', 'transaction', 'crypto_transfer', 'record_file'];
@@ -220,9 +219,9 @@ export async function runPairBench(args: string[]): Promise<number> {
       return 1;
     }
     // two passes: in one, the service warmed up first was measured first and slowest in every smoke run
-    for (let pass = 0; pass < WARM_UP_PASSES; pass++)
+    for (let pass = 0; pass < (options.warmUpSeconds > 0 ? WARM_UP_PASSES : 0); pass++)
       for (const service of Object.values(services)) {
-        await runLoad(service.baseUrl, probed.mix, 8, WARM_UP_SECONDS);
+        await runLoad(service.baseUrl, probed.mix, 8, options.warmUpSeconds);
         await settle(service.baseUrl, SETTLE_PATH);
       }
     for (let round = 1; round <= options.rounds; round++)

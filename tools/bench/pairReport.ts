@@ -17,6 +17,8 @@ export const PAIR_USAGE = `usage: npm run bench -- pair --a URL --b URL [options
   --rounds N          rounds (default 5); each measures A, B and A' at every concurrency, the order
                       reversed every other round (A B A', then A' B A)
   --duration S        seconds per measurement (default 5)
+  --warm-up S         seconds of load on each service before measuring, twice in turn (default 2;
+                      0: none, for a check that the command works rather than a measurement)
   --concurrency LIST  connections, comma-separated (default 1,8,32)
   --accounts N        accounts drawn into the URL mix (default 300), each by id, its NFTs, by EVM
                       address when it has one, and as of a past time when it has a history
@@ -37,6 +39,8 @@ export interface PairBenchOptions {
   b: string;
   rounds: number;
   durationSeconds: number;
+  /** seconds of each service's warm-up pass (0: none) */
+  warmUpSeconds: number;
   concurrency: number[];
   accounts: number;
   blocks: number;
@@ -76,6 +80,7 @@ export function parsePairBenchOptions(args: string[]): PairBenchOptions {
       b: { type: 'string' },
       rounds: { type: 'string', default: '5' },
       duration: { type: 'string', default: '5' },
+      'warm-up': { type: 'string', default: '2' },
       concurrency: { type: 'string', default: '1,8,32' },
       accounts: { type: 'string', default: '300' },
       blocks: { type: 'string', default: '40' },
@@ -95,6 +100,7 @@ export function parsePairBenchOptions(args: string[]): PairBenchOptions {
     b,
     rounds: positiveInt(values.rounds!, '--rounds'),
     durationSeconds: positiveInt(values.duration!, '--duration'),
+    warmUpSeconds: values['warm-up'] === '0' ? 0 : positiveInt(values['warm-up']!, '--warm-up'),
     concurrency: values.concurrency!.split(',').map((c) => positiveInt(c.trim(), '--concurrency')),
     accounts: positiveInt(values.accounts!, '--accounts'),
     blocks: positiveInt(values.blocks!, '--blocks'),
