@@ -5,7 +5,7 @@ import { cpuMsBetween, hotFunctions } from '../../tools/bench/cpu.js';
 import { BenchUsageError, parseBenchOptions } from '../../tools/bench/options.js';
 import { brokenBudgets } from '../../tools/bench/budgets.js';
 import { aggregate, aggregateCompression, markdown, svgChart, type BenchReport, type Measurement } from '../../tools/bench/report.js';
-import { median, percentile } from '../../tools/bench/stats.js';
+import { median, percentile, serverErrorCount } from '../../tools/bench/stats.js';
 import { meetsExpectation, TARGET_NAMES, type TargetName } from '../../tools/bench/targets.js';
 
 function measurement(
@@ -44,6 +44,12 @@ describe('bench statistics', () => {
     assert.ok(Number.isNaN(percentile([], 50)));
     assert.equal(median([3, 1, 2]), 2);
     assert.equal(median([4, 1, 2, 3]), 2.5);
+  });
+
+  it('counts the 5xx responses among counts by status', () => {
+    assert.equal(serverErrorCount({ '200': 90, '404': 3, '500': 2, '503': 4 }), 6);
+    assert.equal(serverErrorCount({ '200': 90, '400': 1 }), 0);
+    assert.equal(serverErrorCount({}), 0);
   });
 
   it('checks statuses against what a request of the mix expects', () => {

@@ -30,7 +30,7 @@ import {
 } from './pairReport.js';
 import { CEILING_PK_PATH } from './protocol.js';
 import { type BenchService, serviceEnv, startService } from './service.js';
-import { sumCounts } from './stats.js';
+import { serverErrorCount, sumCounts } from './stats.js';
 import type { MixRequest } from './targets.js';
 
 const WARM_UP_PASSES = 2;
@@ -269,9 +269,7 @@ export async function runPairBench(args: string[]): Promise<number> {
   const statuses = sumCounts(samples.map((s) => s.statuses));
   const socketErrors = sumCounts(samples.map((s) => s.socketErrors));
   const unexpected = samples.reduce((sum, s) => sum + s.unexpected, 0);
-  const serverErrors = Object.entries(statuses)
-    .filter(([code]) => code.startsWith('5'))
-    .reduce((sum, [, n]) => sum + n, 0);
+  const serverErrors = serverErrorCount(statuses);
   const kinds: Record<string, number> = {};
   for (const r of probed.mix) kinds[r.kind] = (kinds[r.kind] ?? 0) + 1;
   const analysis = (side: 'A' | 'B') =>

@@ -14,6 +14,7 @@ import { runLoad } from './load.js';
 import { buildMixes } from './mixes.js';
 import { parseBenchOptions } from './options.js';
 import { startService } from './service.js';
+import { serverErrorCount } from './stats.js';
 import { ENDPOINT_TARGETS, type MixRequest } from './targets.js';
 
 const WARM_UP_SECONDS = 10;
@@ -105,9 +106,7 @@ export async function runSoak(args: string[]): Promise<number> {
     }
     await sleep(SETTLE_MS);
     const end = { rssMb: rssMb(service.pid), openFiles: openFiles(service.pid), kinds: openFileKinds(service.pid) };
-    const fiveXx = Object.entries(statuses)
-      .filter(([c]) => c.startsWith('5'))
-      .reduce((n, [, k]) => n + k, 0);
+    const fiveXx = serverErrorCount(statuses);
     const errors = Object.values(socketErrors).reduce((a, b) => a + b, 0);
     const problems = [
       ...(fiveXx > 0 ? [`${fiveXx} responses with a 5xx status`] : []),

@@ -21,3 +21,8 @@ export function sumCounts(all: readonly Record<string, number>[]): Record<string
   for (const counts of all) for (const [k, v] of Object.entries(counts)) out[k] = (out[k] ?? 0) + v;
   return out;
 }
+
+/** The responses with a 5xx status among counts keyed by status code. */
+export function serverErrorCount(statuses: Record<string, number>): number {
+  return Object.entries(statuses).reduce((n, [code, k]) => (code.startsWith('5') ? n + k : n), 0);
+}

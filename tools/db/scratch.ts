@@ -57,14 +57,19 @@ export async function createScratchDatabase(adminUrl = DEFAULT_ADMIN_URL, prefix
 }
 
 /** A database name that needs no quoting: lower-case letters, digits and underscores. */
-export const PLAIN_DATABASE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+const PLAIN_DATABASE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Names go into CREATE and DROP DATABASE as they are: only plain ones. */
+function requirePlainName(name: string): void {
+  if (!PLAIN_DATABASE_NAME.test(name)) throw new Error(`${JSON.stringify(name)} is not a plain database name (a-z, 0-9, _)`);
+}
 
 /**
  * A new database of exactly this name, for a command that keeps it for the next one (`roundtrip
  * --keep`): one of that name already there is refused, never replaced, so that no one's database is dropped.
  */
 export async function createNamedDatabase(adminUrl: string, name: string): Promise<ScratchDatabase> {
-  if (!PLAIN_DATABASE_NAME.test(name)) throw new Error(`${JSON.stringify(name)} is not a plain database name (a-z, 0-9, _)`);
+  requirePlainName(name);
   await onServer(adminUrl, async (admin) => {
     const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
     if (rowCount) throw new UserError(`database ${name} already exists: drop it (dropdb ${name}) or choose another prefix`);
@@ -79,7 +84,7 @@ function scratchDatabase(adminUrl: string, name: string): ScratchDatabase {
 
 /** Drops the database `name` (a plain name) on the server of `adminUrl`, closing its connections. */
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  if (!PLAIN_DATABASE_NAME.test(name)) throw new Error(`${JSON.stringify(name)} is not a plain database name (a-z, 0-9, _)`);
+  requirePlainName(name);
   await onServer(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
 }
 

@@ -14,7 +14,6 @@ import { insertRows } from '../../src/ledgerSetup/insert.js';
 import { playScenario, type SectionName, type SizeName } from '../stream/scenario/scenario.js';
 import type { ScenarioLedger } from '../stream/scenario/ledger.js';
 import { type WrittenScenario, writeScenarioStream } from '../stream/scenario/writeScenario.js';
-import { DEFAULT_ADMIN_URL, dropDatabase } from '../db/scratch.js';
 import { type Backend, Harness } from '../testApp/harness.js';
 import { accountUrls, type AnswerDifference, blockUrls, compareAnswers } from './answers.js';
 import { compareTable, STATE_TABLES, type TableDifference, TRANSACTION_TABLES } from './compare.js';
@@ -87,7 +86,6 @@ export async function runRoundTrip(options: RoundTripOptions): Promise<RoundTrip
     ledger.assignIndexes(written.indexes);
 
     const prefix = options.databasePrefix ?? 'lqs_roundtrip';
-    if (options.keep && backend !== 'postgres') throw new Error('keeping the databases needs the postgres backend');
     const open = (side: string) =>
       Harness.open(options.keep ? { backend, keptDatabase: `${prefix}_${side}` } : { backend, databasePrefix: `${prefix}_${side}` });
     // both at once: opening a database is most of a small run's time
@@ -101,7 +99,8 @@ export async function runRoundTrip(options: RoundTripOptions): Promise<RoundTrip
       return options.keep ? { ...report, kept: { expected: a.value.url!, ingested: b.value.url! } } : report;
     } catch (err) {
       // half-made databases are not kept
-      if (options.keep) await dropKept(expected, ingested);
+      await expected?.discard();
+      await ingested?.discard();
       expected = ingested = null;
       throw err;
     }
@@ -109,15 +108,6 @@ export async function runRoundTrip(options: RoundTripOptions): Promise<RoundTrip
     await expected?.close();
     await ingested?.close();
     await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** Closes and drops kept databases (on the server the harness created them on). */
-async function dropKept(...harnesses: (Harness | null)[]): Promise<void> {
-  for (const h of harnesses) {
-    if (!h) continue;
-    await h.close();
-    await dropDatabase(process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL, new URL(h.url!).pathname.slice(1));
   }
 }
 

@@ -131,7 +131,7 @@ export class Harness {
     readonly clock: SettableClock,
     private readonly base: Config,
     private readonly build: (config: Config) => Promise<FastifyInstance>,
-    private readonly cleanup: () => Promise<void>,
+    private readonly cleanup: (keep: boolean) => Promise<void>,
   ) {
     this.current = { app: undefined as never, config: base };
   }
@@ -141,7 +141,8 @@ export class Harness {
     let db: Db;
     let appDb: Db;
     let migrates = true;
-    let dropDatabase: () => Promise<void> = async () => {};
+    /** `keep`: leave a kept database in place (`close`), or drop it all the same (`discard`) */
+    let dropDatabase: (keep: boolean) => Promise<void> = async () => {};
     let url: string | null = null;
     if (options.backend === 'postgres') {
       const adminUrl = options.adminUrl ?? process.env.LQS_TEST_ADMIN_URL ?? DEFAULT_ADMIN_URL;
@@ -182,9 +183,9 @@ export class Harness {
         await migrate(db);
         const separate = options.appUrl ? await open(appUrl(scratch.url)) : null;
         appDb = separate ?? db;
-        dropDatabase = async () => {
+        dropDatabase = async (keep) => {
           await separate?.close();
-          if (options.keptDatabase === undefined) await scratch.drop();
+          if (!(keep && options.keptDatabase !== undefined)) await scratch.drop();
         };
       }
     } else {
@@ -206,10 +207,10 @@ export class Harness {
       await app.ready();
       return app;
     };
-    harness = new Harness(db, appDb, url, clock, base, build, async () => {
+    harness = new Harness(db, appDb, url, clock, base, build, async (keep) => {
       for (const app of harness!.apps.values()) await app.close();
       await db.close();
-      await dropDatabase();
+      await dropDatabase(keep);
     });
     await harness.use(base);
     return harness;
@@ -276,8 +277,14 @@ export class Harness {
     await this.use(this.base);
   }
 
+  /** Closes the apps and the database; drops a private database, but leaves a kept one (`keptDatabase`). */
   async close(): Promise<void> {
-    await this.cleanup();
+    await this.cleanup(true);
+  }
+
+  /** Closes like `close`, and drops a kept database too (a run that failed before it was worth keeping). */
+  async discard(): Promise<void> {
+    await this.cleanup(false);
   }
 }
 
