@@ -18,15 +18,8 @@ import { PROJECT_ROOT } from '../../src/paths.js';
 import { createScratchDatabase, DEFAULT_ADMIN_URL } from '../db/scratch.js';
 import { writeStream } from '../stream/writeStream.js';
 import { processCpuTimes } from './cpu.js';
-import { BenchUsageError } from './options.js';
-import {
-  INGEST_USAGE,
-  type IngestBenchOptions,
-  type IngestRun,
-  ingestFigures,
-  ingestMarkdown,
-  parseIngestBenchOptions,
-} from './ingestReport.js';
+import { optionsOrUsage } from './options.js';
+import { INGEST_USAGE, type IngestRun, ingestFigures, ingestMarkdown, parseIngestBenchOptions } from './ingestReport.js';
 
 function log(message: string): void {
   process.stderr.write(`${message}\n`);
@@ -78,15 +71,8 @@ async function ingestOnce(backend: 'postgres' | 'pglite', stream: string, run: n
 }
 
 export async function runIngestBench(args: string[]): Promise<number> {
-  let options: IngestBenchOptions;
-  try {
-    options = parseIngestBenchOptions(args);
-  } catch (err) {
-    if (!(err instanceof BenchUsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) throw err;
-    const message = (err as Error).message;
-    process.stderr.write(`${message ? `${message}\n\n` : ''}${INGEST_USAGE}\n`);
-    return 2;
-  }
+  const options = optionsOrUsage(() => parseIngestBenchOptions(args), INGEST_USAGE);
+  if (options === null) return 2;
   const stream = options.stream ?? (await mkdtemp(join(tmpdir(), 'lqs-ingbench-stream-')));
   const runs: IngestRun[] = [];
   const load = loadavg()[0]!;

@@ -65,6 +65,26 @@ export interface BenchOptions {
 
 export class BenchUsageError extends Error {}
 
+/** A mistake in the command line: one of the bench's own checks, or node:util's parseArgs. */
+export function isUsageError(err: unknown): boolean {
+  return err instanceof BenchUsageError || (err as { code?: string } | null)?.code?.startsWith('ERR_PARSE_ARGS') === true;
+}
+
+/**
+ * The options `parse` reads, or null after writing the mistake (if any: `--help` has none) and
+ * `usage` to stderr, for the command to exit 2; any other error is thrown on.
+ */
+export function optionsOrUsage<T>(parse: () => T, usage: string): T | null {
+  try {
+    return parse();
+  } catch (err) {
+    if (!isUsageError(err)) throw err;
+    const message = (err as Error).message;
+    process.stderr.write(`${message ? `${message}\n\n` : ''}${usage}\n`);
+    return null;
+  }
+}
+
 export function positiveInt(text: string, what: string): number {
   if (!/^\d{1,6}$/.test(text) || Number(text) < 1) throw new BenchUsageError(`${what}: a positive integer, not ${text}`);
   return Number(text);

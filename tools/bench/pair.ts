@@ -17,7 +17,7 @@ import { PROJECT_ROOT } from '../../src/paths.js';
 import { Rng } from '../generate/random.js';
 import { accountUrls, blockUrls, spread } from '../roundtrip/answers.js';
 import { runLoad, runLoadWithCpu, settle } from './load.js';
-import { BenchUsageError } from './options.js';
+import { optionsOrUsage } from './options.js';
 import {
   PAIR_USAGE,
   type PairBenchOptions,
@@ -175,15 +175,8 @@ const analysed = (state: Awaited<ReturnType<typeof tableStates>>) =>
   state.tables.length > 0 && state.tables.every((t) => t.lastAnalyze !== null || t.lastAutoanalyze !== null);
 
 export async function runPairBench(args: string[]): Promise<number> {
-  let options: PairBenchOptions;
-  try {
-    options = parsePairBenchOptions(args);
-  } catch (err) {
-    if (!(err instanceof BenchUsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) throw err;
-    const message = (err as Error).message;
-    process.stderr.write(`${message ? `${message}\n\n` : ''}${PAIR_USAGE}\n`);
-    return 2;
-  }
+  const options = optionsOrUsage(() => parsePairBenchOptions(args), PAIR_USAGE);
+  if (options === null) return 2;
   const startedAt = new Date();
   const load = loadavg()[0]!;
   const names = { A: databaseName(options.a), B: databaseName(options.b) };

@@ -13,7 +13,7 @@ import { PIPELINE_STEPS } from '../../src/http/pipeline.js';
 import { prepareDataset } from './datasets.js';
 import { runLoad, runLoadWithCpu } from './load.js';
 import { buildMixes } from './mixes.js';
-import { BenchUsageError, parseBenchOptions } from './options.js';
+import { BenchUsageError, isUsageError, parseBenchOptions } from './options.js';
 import { serviceEnv, startService, type BenchService } from './service.js';
 import { median } from './stats.js';
 
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  const usage = err instanceof BenchUsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  const usage = isUsageError(err);
   process.stderr.write(`${usage ? (err as Error).message : ((err as Error).stack ?? String(err))}\n`);
   process.exitCode = usage ? 2 : 1;
 });

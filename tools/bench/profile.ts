@@ -23,7 +23,7 @@ import { hotFunctions, type CpuPerRequest } from './cpu.js';
 import { prepareDataset, type BenchDataset } from './datasets.js';
 import { runLoad, runLoadWithCpu, type LoadResult } from './load.js';
 import { buildMixes } from './mixes.js';
-import { BenchUsageError, parseBenchOptions } from './options.js';
+import { BenchUsageError, isUsageError, parseBenchOptions } from './options.js';
 import { serviceEnv, startService } from './service.js';
 import { percentile } from './stats.js';
 import { TARGET_NAMES, type MixRequest, type TargetName } from './targets.js';
@@ -202,7 +202,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  const usage = err instanceof BenchUsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  const usage = isUsageError(err);
   process.stderr.write(`${usage ? (err as Error).message : ((err as Error).stack ?? String(err))}\n`);
   process.exitCode = usage ? 2 : 1;
 });

@@ -15,7 +15,7 @@ import { runLoad, runLoadWithCpu, settle } from './load.js';
 import { connect } from 'node:net';
 import { buildHotMixes, buildMixes } from './mixes.js';
 import { brokenBudgets } from './budgets.js';
-import { BenchUsageError, parseBenchOptions, USAGE, type BenchOptions } from './options.js';
+import { optionsOrUsage, parseBenchOptions, USAGE, type BenchOptions } from './options.js';
 import {
   aggregate,
   aggregateCompression,
@@ -306,15 +306,8 @@ export async function runBench(args: string[]): Promise<number> {
   if (args[0] === 'ingest') return (await import('./ingest.js')).runIngestBench(args.slice(1));
   if (args[0] === 'driver') return (await import('./driver.js')).runDriverBench(args.slice(1));
   if (args[0] === 'pair') return (await import('./pair.js')).runPairBench(args.slice(1));
-  let options: BenchOptions;
-  try {
-    options = parseBenchOptions(args);
-  } catch (err) {
-    if (!(err instanceof BenchUsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) throw err;
-    const message = (err as Error).message;
-    process.stderr.write(`${message ? message + '\n\n' : ''}${USAGE}\n`);
-    return 2;
-  }
+  const options = optionsOrUsage(() => parseBenchOptions(args), USAGE);
+  if (options === null) return 2;
   const startedAt = new Date();
   const datasets: BenchReport['datasets'] = [];
   const mixesByScale: BenchReport['mixes'] = {};
