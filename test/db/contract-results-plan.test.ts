@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { formatTimestamp } from '../../src/domain/timestamp.js';
 import { get, useHarness } from '../support/harness.js';
-import { sequentialScans } from '../support/plans.js';
+import { sequentialScans, statementsPlannedEachTime } from '../support/plans.js';
 
 const EXECUTIONS = 30_000;
 const BASE = 1_600_000_000_000_000_000n;
@@ -133,6 +133,7 @@ describe('contract result queries are index-backed', () => {
       if (execution === ethWithCallDataFile) assert.equal(body!.function_parameters, '0x0c0d0e');
       assert.ok(queries.length >= 1);
       assert.deepEqual(await sequentialScans(harness().db, queries, LARGE_TABLES), []);
+      assert.deepEqual(await statementsPlannedEachTime(harness().db, queries), []);
     });
   }
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { base32Encode } from '../../src/domain/base32.js';
 import { get, useHarness } from '../support/harness.js';
-import { sequentialScans } from '../support/plans.js';
+import { sequentialScans, statementsPlannedEachTime } from '../support/plans.js';
 
 const NFTS = 100_000;
 const ENTITIES = 20_000;
@@ -70,6 +70,7 @@ describe('account NFT queries are index-backed', () => {
       assert.equal(status, 200);
       assert.ok(queries.length > 0);
       assert.deepEqual(await sequentialScans(harness().db, queries, ['nft', 'entity']), []);
+      assert.deepEqual(await statementsPlannedEachTime(harness().db, queries), []);
     });
   }
 
@@ -80,5 +81,6 @@ describe('account NFT queries are index-backed', () => {
     assert.ok(next);
     const queries = await harness().captureQueries(async () => assert.equal((await get(harness(), next)).status, 200));
     assert.deepEqual(await sequentialScans(harness().db, queries, ['nft', 'entity']), []);
+    assert.deepEqual(await statementsPlannedEachTime(harness().db, queries), []);
   });
 });

@@ -69,6 +69,43 @@ export async function genericPlanNodes(db: Db, query: CapturedQuery): Promise<Pl
   });
 }
 
+/** Executions after which PostgreSQL's plan cache (plan_cache_mode auto) has weighed a generic plan: five custom plans, then the choice. */
+const SETTLING_EXECUTIONS = 8;
+
+/**
+ * The statements PostgreSQL plans again at every execution when prepared: after the first five
+ * custom plans it keeps one generic plan unless that plan's estimated cost is above the custom
+ * plans' average, as with a placeholder LIMIT (estimated at a tenth of the table) or a condition
+ * whose planner support derives index bounds from the value. Each statement is executed with its
+ * captured parameters until the plan cache has made its choice, then pg_prepared_statements says
+ * whether it ever used a generic plan.
+ */
+export async function statementsPlannedEachTime(db: Db, queries: readonly CapturedQuery[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const query of reading(queries)) {
+    const generic = await db.transaction(async (tx) => {
+      await tx.query(`set local plan_cache_mode = auto`);
+      await tx.query(`prepare lqs_settling as ${query.text}`);
+      try {
+        const args = query.params.length > 0 ? `(${query.params.map(literal).join(', ')})` : '';
+        for (let i = 0; i < SETTLING_EXECUTIONS; i++) await tx.query(`execute lqs_settling${args}`);
+        const rows = await tx.query<{ generic_plans: number | bigint }>(
+          `select generic_plans from pg_prepared_statements where name = 'lqs_settling'`,
+        );
+        return Number(rows[0]!.generic_plans) > 0;
+      } finally {
+        await tx.query('deallocate lqs_settling');
+      }
+    });
+    if (!generic) {
+      const text = query.text.replace(/\s+/g, ' ');
+      const from = Math.max(0, text.indexOf(' from '));
+      found.push(text.slice(from, from + 200));
+    }
+  }
+  return found;
+}
+
 /** Nodes that pass their input's rows on in the same order, or combine inputs without reordering by a key. */
 const PASS_THROUGH = new Set(['Unique', 'Result', 'Subquery Scan', 'Append']);
 

@@ -40,16 +40,23 @@ export async function findBlocks(
 ): Promise<RecordFileRow[]> {
   const params = new SqlParams();
   const where = conditions.map(({ column, operator, value }) => ({ column, operator, value: params.add(value) }));
-  return db.query<RecordFileRow>(blocksSql(where, orderBy, order, params.add(limit)), params.values);
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`a page size is a positive integer, not ${limit}`);
+  return db.query<RecordFileRow>(blocksSql(where, orderBy, order, limit), params.values);
 }
 
-/** The list statement; each condition's `value` and `limit` are placeholders. */
+/**
+ * The list statement; each condition's `value` is a placeholder and `limit` a page size written
+ * into the text. PostgreSQL estimates a placeholder LIMIT at a tenth of the table, so the
+ * statement's generic plan never looked cheaper than a custom one and it was planned again at
+ * every execution; with the number in the text each page size keeps one generic plan per
+ * connection (tools/bench/README.md, "Statements planned at every execution").
+ */
 const blocksSql = statementShape(
   (
     conditions: readonly { column: BlockColumn; operator: SqlOperator; value: string }[],
     orderBy: BlockColumn,
     order: Order,
-    limit: string,
+    limit: number,
   ) => {
     const where = conditions.map((c) => `${c.column} ${c.operator} ${c.value}`);
     return `select ${COLUMNS} from record_file
@@ -65,8 +72,14 @@ export async function findBlocksByNumber(db: Queryable, number: bigint): Promise
   return db.query<RecordFileRow>(BY_NUMBER_SQL, [number]);
 }
 
+/**
+ * Every text in [prefix, prefix || '~') under the "C" collation starts with the prefix (a text that
+ * differs earlier sorts outside the range), and every hex hash that starts with it is inside, so
+ * the index range alone is the match. A `starts_with` filter beside it made PostgreSQL plan the
+ * statement at every execution (its planner support), three times the lookup's own cost.
+ */
 const BY_HASH_PREFIX_SQL = `select ${COLUMNS} from record_file
-     where hash collate "C" >= $1 and hash collate "C" < $1 || '~' and starts_with(hash, $1)
+     where hash collate "C" >= $1 and hash collate "C" < $1 || '~'
      limit 2`;
 
 /** Blocks whose hash starts with `prefix` (lower-case hex); the range keeps it on the hash index. */
