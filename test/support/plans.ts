@@ -1,6 +1,6 @@
 /** Query-plan checks: replay the queries a request ran under EXPLAIN and find sequential scans. */
 import type { CapturedQuery } from '../../tools/testApp/harness.js';
-import type { Db } from '../../src/db/db.js';
+import type { Db, Queryable } from '../../src/db/db.js';
 
 interface PlanNode {
   'Node Type': string;
@@ -52,21 +52,36 @@ function literal(value: unknown): string {
 }
 
 /**
+ * Runs `fn` on `query` prepared as `lqs_replayed` under `mode` (plan_cache_mode) in a transaction of
+ * its own, passing the EXECUTE arguments of its captured parameters; deallocated afterwards.
+ */
+async function withPrepared<T>(
+  db: Db,
+  query: CapturedQuery,
+  mode: 'auto' | 'force_generic_plan',
+  fn: (tx: Queryable, execute: string) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query(`set local plan_cache_mode = ${mode}`);
+    await tx.query(`prepare lqs_replayed as ${query.text}`);
+    try {
+      const args = query.params.length > 0 ? `(${query.params.map(literal).join(', ')})` : '';
+      return await fn(tx, `execute lqs_replayed${args}`);
+    } finally {
+      await tx.query('deallocate lqs_replayed');
+    }
+  });
+}
+
+/**
  * The plan PostgreSQL reuses for a prepared statement once it settles on a generic one: planned
  * without the parameters' values, so with average row estimates, which is how the service's named
  * statements usually run.
  */
 export async function genericPlanNodes(db: Db, query: CapturedQuery): Promise<PlanNode[]> {
-  return db.transaction(async (tx) => {
-    await tx.query(`set local plan_cache_mode = force_generic_plan`);
-    await tx.query(`prepare lqs_generic_plan as ${query.text}`);
-    try {
-      const args = query.params.length > 0 ? `(${query.params.map(literal).join(', ')})` : '';
-      return nodesOf(await tx.query<ExplainRow>(`explain (format json) execute lqs_generic_plan${args}`));
-    } finally {
-      await tx.query('deallocate lqs_generic_plan');
-    }
-  });
+  return withPrepared(db, query, 'force_generic_plan', async (tx, execute) =>
+    nodesOf(await tx.query<ExplainRow>(`explain (format json) ${execute}`)),
+  );
 }
 
 /** Executions after which PostgreSQL's plan cache (plan_cache_mode auto) has weighed a generic plan: five custom plans, then the choice. */
@@ -83,19 +98,12 @@ const SETTLING_EXECUTIONS = 8;
 export async function statementsPlannedEachTime(db: Db, queries: readonly CapturedQuery[]): Promise<string[]> {
   const found: string[] = [];
   for (const query of reading(queries)) {
-    const generic = await db.transaction(async (tx) => {
-      await tx.query(`set local plan_cache_mode = auto`);
-      await tx.query(`prepare lqs_settling as ${query.text}`);
-      try {
-        const args = query.params.length > 0 ? `(${query.params.map(literal).join(', ')})` : '';
-        for (let i = 0; i < SETTLING_EXECUTIONS; i++) await tx.query(`execute lqs_settling${args}`);
-        const rows = await tx.query<{ generic_plans: number | bigint }>(
-          `select generic_plans from pg_prepared_statements where name = 'lqs_settling'`,
-        );
-        return Number(rows[0]!.generic_plans) > 0;
-      } finally {
-        await tx.query('deallocate lqs_settling');
-      }
+    const generic = await withPrepared(db, query, 'auto', async (tx, execute) => {
+      for (let i = 0; i < SETTLING_EXECUTIONS; i++) await tx.query(execute);
+      const rows = await tx.query<{ generic_plans: number | bigint }>(
+        `select generic_plans from pg_prepared_statements where name = 'lqs_replayed'`,
+      );
+      return Number(rows[0]!.generic_plans) > 0;
     });
     if (!generic) {
       const text = query.text.replace(/\s+/g, ' ');
