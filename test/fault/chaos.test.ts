@@ -138,12 +138,16 @@ describe('chaos: database faults and hostile clients under load', () => {
     // the pools reach their working size under load (on Node 26 that alone is 100+ MB over the
     // idle process, more on a faster machine), so what is measured after is what the faults and
     // the hostile clients add, and what a leak would.
-    const warmUntil = Date.now() + WARM_UP_SECONDS * 1000;
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async (_, worker) => {
-        for (let i = worker; Date.now() < warmUntil; i++) await (await fetch(baseUrl + urls[i % urls.length]!)).arrayBuffer();
-      }),
-    );
+    /** CLIENTS clients, each starting at its own place in `urls` and going round them until `until`. */
+    const drive = (until: number, visit: (path: string) => Promise<void>) =>
+      Promise.all(
+        Array.from({ length: CLIENTS }, async (_, worker) => {
+          for (let i = worker; Date.now() < until && !exitedEarly; i++) await visit(urls[i % urls.length]!);
+        }),
+      );
+    await drive(Date.now() + WARM_UP_SECONDS * 1000, async (path) => {
+      await (await fetch(baseUrl + path)).arrayBuffer();
+    });
     const rssBefore = rssMb(child.pid!);
     const logBefore = Buffer.byteLength(log);
 
@@ -219,33 +223,26 @@ describe('chaos: database faults and hostile clients under load', () => {
     };
 
     // the load: every route, both health routes, a few 4xx
-    const load = Promise.all(
-      Array.from({ length: CLIENTS }, async (_, worker) => {
-        for (let i = worker; Date.now() < until && !exitedEarly; i++) {
-          const path = urls[i % urls.length]!;
-          try {
-            const during = phase;
-            const res = await fetch(baseUrl + path);
-            await res.arrayBuffer();
-            requests++;
-            const route = path.startsWith('/health') ? path : 'api';
-            tally(`${route} ${res.status}`);
-            // a request that began and ended within a database fault is counted under it too
-            if (during !== null && phase === during) {
-              const kind = path.startsWith('/health') ? path : READS_LOCKED_TABLE.test(path) ? 'record_file' : 'other';
-              tally(`${during}: ${kind} ${res.status}`);
-            }
-            const ok =
-              res.status === 200 ||
-              (res.status >= 400 && res.status < 500) ||
-              (res.status === 503 && res.headers.get('retry-after') === '1');
-            if (!ok) bad.push(`${path} ${res.status} retry-after=${res.headers.get('retry-after')}`);
-          } catch {
-            socketErrors++;
-          }
+    const load = drive(until, async (path) => {
+      try {
+        const during = phase;
+        const res = await fetch(baseUrl + path);
+        await res.arrayBuffer();
+        requests++;
+        const route = path.startsWith('/health') ? path : 'api';
+        tally(`${route} ${res.status}`);
+        // a request that began and ended within a database fault is counted under it too
+        if (during !== null && phase === during) {
+          const kind = path.startsWith('/health') ? path : READS_LOCKED_TABLE.test(path) ? 'record_file' : 'other';
+          tally(`${during}: ${kind} ${res.status}`);
         }
-      }),
-    );
+        const ok =
+          res.status === 200 || (res.status >= 400 && res.status < 500) || (res.status === 503 && res.headers.get('retry-after') === '1');
+        if (!ok) bad.push(`${path} ${res.status} retry-after=${res.headers.get('retry-after')}`);
+      } catch {
+        socketErrors++;
+      }
+    });
 
     // the faults: backends terminated every 2 s; PostgreSQL stopped and restarted once; other
     // clients taking every connection slot; record_file locked beyond the statement timeout
