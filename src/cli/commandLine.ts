@@ -41,10 +41,24 @@ function wantsStacks(): boolean {
 }
 
 /**
+ * A reader that closes its end of the pipe early (`lqs --help | grep -q serve`, `| head -1`) leaves
+ * the output nowhere to go: the rest is dropped and the command runs on to its own exit code,
+ * rather than an unhandled EPIPE ending it with 1 and a stack. Other write errors stay fatal.
+ */
+function dropOutputToClosedPipes(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+    });
+  }
+}
+
+/**
  * Parses `argv` with `cli` and runs its action; `exitCode` is read after it (undefined for a command
  * that keeps running, such as serve).
  */
 export async function runCommandLine(cli: Command, argv: string[], exitCode: () => number | undefined): Promise<void> {
+  dropOutputToClosedPipes();
   try {
     await cli.parseAsync(argv, { from: 'user' });
     const code = exitCode();

@@ -164,6 +164,21 @@ describe('command line', () => {
       assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
     });
 
+    it('exits 0 without a stack when the reader closes the pipe before the help is written', async () => {
+      // `lqs --help | grep -q serve`: grep ends at its first match and closes the pipe
+      for (const script of [MAIN, TOOLS]) {
+        const child = spawn(process.execPath, [script, '--help'], { env: { PATH: process.env.PATH ?? '', ...BASE_ENV } });
+        child.stdout.destroy();
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk;
+        });
+        const code = await new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
+        assert.equal(code, 0, stderr);
+        assert.equal(stderr, '');
+      }
+    });
+
     it('refuses unknown commands, options and unexpected arguments with exit 2', async () => {
       const cases: [string[], string][] = [
         [['bogus'], "error: unknown command 'bogus'"],
