@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { DEFAULT_ADMIN_URL, MIRROR_SCHEMA_FILE } from '../../tools/db/scratch.js';
 import { get, useHarness } from '../support/harness.js';
 import { postgresServerSkipReason } from '../support/privatePostgres.js';
-import { sequentialScans, sortedScansInGenericPlans } from '../support/plans.js';
+import { rowsReadFrom, sequentialScans, sortedScansInGenericPlans } from '../support/plans.js';
 import type { TransferJoin } from '../../src/routes/accounts/transactions/transferJoinPlanner.js';
 
 const ACCOUNTS = 20_000;
@@ -19,6 +19,9 @@ const HEAVY_PAYS = 7 * 3000;
 const T0 = 1_600_000_000_000_000_000n;
 const SECOND = 1_000_000_000n;
 const SNAPSHOT_EVERY = 7_200n * SECOND;
+/** Hourly snapshots of HEAVY in the months before T0's (2020-09-01): a busy account's history. */
+const EARLIER_SNAPSHOTS = 5_000;
+const T0_MONTH_START = 1_598_918_400n * SECOND;
 const ts = (i: number | bigint) => T0 + BigInt(i) * SECOND;
 
 const LARGE = [
@@ -70,6 +73,8 @@ function accountPlans(options: Parameters<typeof useHarness>[1]) {
         select a, 100000 + t, true, a * t, int8range(0, null) from generate_series(1, ${ACCOUNTS}) as a, generate_series(1, 3) as t;
       insert into account_balance (account_id, consensus_timestamp, balance)
         select a, ${T0} + s * ${SNAPSHOT_EVERY}, a * s from generate_series(1, ${SNAPSHOT_ACCOUNTS}) as a, generate_series(0, ${SNAPSHOTS - 1}) as s;
+      insert into account_balance (account_id, consensus_timestamp, balance)
+        select ${HEAVY}, ${T0_MONTH_START} - s::bigint * ${3_600n * SECOND}, s from generate_series(1, ${EARLIER_SNAPSHOTS}) as s;
       insert into token_balance (account_id, token_id, consensus_timestamp, balance)
         select a, 100000 + t, ${T0} + s * ${SNAPSHOT_EVERY}, a * s from generate_series(1, ${SNAPSHOT_ACCOUNTS}) as a,
                generate_series(0, ${SNAPSHOTS - 1}) as s, generate_series(1, 2) as t;
@@ -187,6 +192,27 @@ function accountPlans(options: Parameters<typeof useHarness>[1]) {
       assert.deepEqual(await sortedScansInGenericPlans(h.db, queries), []);
     });
   }
+
+  // the balance as of a snapshot is found in the snapshot's month: a plan that joins the account's
+  // snapshot rows of every month (as a merge or hash join did) reads its whole history
+  it('a historical balance reads the snapshot month of the account, not its history', async () => {
+    const h = harness();
+    await h.resetConfig();
+    h.clock.set(null);
+    const queries = await h.captureQueries(async () => {
+      const res = await get(h, `/api/v1/accounts/${HEAVY}?timestamp=lte:${mid}&transactions=false`);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.balance.timestamp, formatTimestamp(T0 + 6n * SNAPSHOT_EVERY));
+      assert.equal(res.body.balance.balance, HEAVY * 6);
+    });
+    const state = queries.filter((q) => q.text.includes('snapshot_balance'));
+    assert.equal(state.length, 1);
+    for (const mode of ['auto', 'force_generic_plan'] as const) {
+      // the treasury's and the account's rows of the month up to the snapshot: 7 each
+      const read = await rowsReadFrom(h.db, state[0]!, mode, 'account_balance');
+      assert.ok(read <= 2 * SNAPSHOTS, `${mode}: ${read} account_balance rows read`);
+    }
+  });
 }
 
 describe('account queries are index-backed', () => accountPlans({}));

@@ -5,6 +5,10 @@ import type { Db, Queryable } from '../../src/db/db.js';
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  /** with ANALYZE: rows returned per loop, loops, and rows a filter dropped (over all loops) */
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
   Plans?: PlanNode[];
 }
 
@@ -82,6 +86,20 @@ export async function genericPlanNodes(db: Db, query: CapturedQuery): Promise<Pl
   return withPrepared(db, query, 'force_generic_plan', async (tx, execute) =>
     nodesOf(await tx.query<ExplainRow>(`explain (format json) ${execute}`)),
   );
+}
+
+/**
+ * Rows a statement reads from `table` (or its partitions, `table_p…` on a mirror node database)
+ * when executed with its captured parameters under `mode`: 'auto' runs its first, custom plan.
+ */
+export async function rowsReadFrom(db: Db, query: CapturedQuery, mode: 'auto' | 'force_generic_plan', table: string): Promise<number> {
+  const nodes = await withPrepared(db, query, mode, async (tx, execute) =>
+    nodesOf(await tx.query<ExplainRow>(`explain (analyze, format json) ${execute}`)),
+  );
+  const ofTable = (name: string | undefined) => name === table || name?.startsWith(`${table}_p`) === true;
+  return nodes
+    .filter((n) => ofTable(n['Relation Name']))
+    .reduce((sum, n) => sum + (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1) + (n['Rows Removed by Filter'] ?? 0), 0);
 }
 
 /** Executions after which PostgreSQL's plan cache (plan_cache_mode auto) has weighed a generic plan: five custom plans, then the choice. */

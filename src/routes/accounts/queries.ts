@@ -109,10 +109,14 @@ const monthStartOf = (ns: string) =>
  * version valid in it, and, when a snapshot window is given, the latest balance snapshot in the
  * window (a time at which the treasury has a row) with the account's latest hbar balance and per
  * token balance from the start of that snapshot's month up to it. Each latest row is a max()
- * grouped by its key (a token's balance is the second element of the greatest [timestamp, balance]
- * pair, timestamps being distinct per token): on the partitioned balance tables of a mirror node
- * database, `order by … limit 1` lets prepared plans sort the rows of every partition (empty ones
- * scanned sequentially look cheapest) instead of reading one partition's index in order.
+ * grouped by its key (the balance is the second element of the greatest [timestamp, balance] pair,
+ * timestamps being distinct per account and token): on the partitioned balance tables of a mirror
+ * node database, `order by … limit 1` lets prepared plans sort the rows of every partition (empty
+ * ones scanned sequentially look cheapest) instead of reading one partition's index in order. The
+ * hbar balance comes out of that aggregate rather than a second lookup by (account, timestamp):
+ * planned as a join, the lookup read every snapshot row the account has in any month (a merge or
+ * hash join, 24–65 ms for 60,000 rows), and as a subquery its estimate took the statement past
+ * `jit_above_cost` (about a second of JIT compilation).
  */
 export async function findAccountStateAt(
   db: Queryable,
@@ -171,12 +175,9 @@ const stateAtSql = statementShape(
      ) es on true
      left join (${snapshot}) s on true
      left join lateral (
-       select max(consensus_timestamp) as consensus_timestamp from account_balance
+       select (max(array[consensus_timestamp::bigint, balance::bigint]))[2] as balance from account_balance
        where account_id = r.id and consensus_timestamp >= ${from} and consensus_timestamp <= s.consensus_timestamp
        group by account_id
-     ) bt on true
-     left join lateral (
-       select balance from account_balance where account_id = r.id and consensus_timestamp = bt.consensus_timestamp
      ) b on true
      left join lateral (${tokenArrays(`select token_id as token_ids, (max(array[consensus_timestamp::bigint, balance::bigint]))[2] as token_balances
        from token_balance
