@@ -19,28 +19,62 @@ const MAX_SHAPES_PER_BUILDER = 1000;
  * shape: placeholders (`$3`), names from a closed set (an order, a column, an operator), flags,
  * counts, and arrays and plain objects of these. Anything else throws, which refuses the values a
  * statement reads (ids and timestamps are bigints, bytes are buffers): they travel as parameters.
+ * Written out by hand rather than through JSON.stringify with a replacer: every statement of every
+ * request derives its key, and the replacer's call per value made that a visible share of the
+ * service's CPU on list pages (tools/bench/README.md).
  */
 export function shapeKey(args: readonly unknown[]): string {
-  return JSON.stringify(args, function (this: Record<string, unknown>, key) {
-    // the value before toJSON (which turns a Buffer into a plain object and a Date into a string)
-    const value = this[key];
-    switch (typeof value) {
-      case 'string':
-      case 'boolean':
-        return value;
-      case 'number':
-        if (Number.isSafeInteger(value)) return value;
-        break;
-      case 'object': {
-        if (value === null || Array.isArray(value)) return value;
-        const proto = Object.getPrototypeOf(value);
-        if (proto !== Object.prototype && proto !== null) break;
-        const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-        return Object.fromEntries(entries);
+  return keyOf(args);
+}
+
+function keyOf(value: unknown): string {
+  switch (typeof value) {
+    case 'string':
+      return quoted(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (Number.isSafeInteger(value)) return String(value);
+      break;
+    case 'object': {
+      if (value === null) return 'null';
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + keyOf(value[i]);
+        return out + ']';
       }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) break;
+      const names = sortedNames(Object.keys(value));
+      let out = '{';
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i]!;
+        out += (i === 0 ? '' : ',') + quoted(name) + ':' + keyOf((value as Record<string, unknown>)[name]);
+      }
+      return out + '}';
     }
-    throw new TypeError(`a statement shape is described by placeholders, names, flags and counts, not by a ${describe(value)}`);
-  });
+  }
+  throw new TypeError(`a statement shape is described by placeholders, names, flags and counts, not by a ${describe(value)}`);
+}
+
+/** What JSON escapes in a string: control characters, quotes, backslashes and (lone) surrogates. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+/** A string as JSON text; most are names and placeholders with nothing to escape, which JSON.stringify is slow to find. */
+function quoted(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
+/** `names` sorted in place as Array.prototype.sort() would: a shape's objects have a handful of keys, where an insertion sort is the quicker. */
+function sortedNames(names: string[]): string[] {
+  for (let i = 1; i < names.length; i++) {
+    const name = names[i]!;
+    let j = i - 1;
+    for (; j >= 0 && names[j]! > name; j--) names[j + 1] = names[j]!;
+    names[j + 1] = name;
+  }
+  return names;
 }
 
 function describe(value: unknown): string {

@@ -51,6 +51,15 @@ describe('statement assembly', () => {
     assert.equal(shapeKey(['$1', 'desc', true, null, 3, [{ b: '$2', a: 'eq' }]]), '["$1","desc",true,null,3,[{"a":"eq","b":"$2"}]]');
   });
 
+  it('keys a shape as JSON with sorted object keys, escaping as JSON does', () => {
+    const texts = ['', 'a"b', 'back\\slash', 'line\nbreak', '\u0001', 'pair \ud83d\ude00', 'lone \ud800', 'tab\t', 'é'];
+    const shape = [texts, { z: texts, 'k"ey': 1, a: [{ c: false, b: null }], '': -2 }, Object.assign(Object.create(null), { y: 'x' })];
+    const sorted = [texts, { '': -2, a: [{ b: null, c: false }], 'k"ey': 1, z: texts }, { y: 'x' }];
+    assert.equal(shapeKey(shape), JSON.stringify(sorted));
+    // the same shape with its keys in another order is the same key
+    assert.equal(shapeKey([{ b: 1, a: 2, c: [{ e: 'x', d: 'y' }] }]), shapeKey([{ c: [{ d: 'y', e: 'x' }], a: 2, b: 1 }]));
+  });
+
   it('aggregates a sorted subquery into arrays that line up in its order', async () => {
     const sql = arraysOf(
       `select v.n as ns, v.label as labels from (values (3, 'c'), (1, 'a'), (4, null), (2, 'b')) v(n, label) order by v.n desc`,
