@@ -6,7 +6,11 @@
 import * as crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** SHA-1 in base64url: the one-shot `crypto.hash` (Node 20.12 and later) spares a Hash object per response; the same digest either way. */
+/**
+ * SHA-1 in base64url: the one-shot `crypto.hash` (Node 20.12 and later) spares a Hash object per
+ * response; the same digest either way. A faster non-cryptographic hash would let text written onto
+ * the ledger be shaped to repeat an earlier version's tag (tools/bench/README.md has the figures).
+ */
 // a namespace import: a named import of `hash` would fail to link on the Node 20 releases before it
 const oneShot = (crypto as { hash?: typeof crypto.hash }).hash;
 const sha1Base64url: (body: string | Buffer) => string = oneShot
